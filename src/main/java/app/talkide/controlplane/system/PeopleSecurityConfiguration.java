@@ -1,0 +1,100 @@
+package app.talkide.controlplane.system;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.crypto.factory.PasswordEncoderFactories;
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationConverter;
+import org.springframework.security.oauth2.server.resource.authentication.JwtGrantedAuthoritiesConverter;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
+import org.springframework.security.web.csrf.CookieCsrfTokenRepository;
+import org.springframework.security.web.csrf.CsrfTokenRequestAttributeHandler;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestHeaderRequestMatcher;
+
+/**
+ * The security chain for people: the browser console, the browser API and the admin API. Worker-facing
+ * paths have chains of their own (in the token feature) that take precedence.
+ *
+ * <p>Local mode: form login (and HTTP Basic for scripts) against configured users, a session cookie,
+ * and CSRF protection for cookie-authenticated writes. Production: an OAuth2 resource server accepting
+ * the identity provider's JWTs, stateless, no cookies.
+ */
+@Configuration(proxyBeanMethods = false)
+class PeopleSecurityConfiguration {
+
+    @Bean
+    @Order(Ordered.LOWEST_PRECEDENCE)
+    SecurityFilterChain peopleChain(HttpSecurity http, ControlPlaneProperties mode, AuthProperties auth)
+            throws Exception {
+        http.authorizeHttpRequests(requests -> requests.requestMatchers(
+                        "/actuator/health/**", "/actuator/health", "/actuator/info", "/actuator/prometheus")
+                .permitAll()
+                .requestMatchers("/actuator/**")
+                .hasRole("ADMIN")
+                .requestMatchers("/api/admin/**")
+                .hasRole("ADMIN")
+                .requestMatchers("/api/**")
+                .authenticated()
+                .anyRequest()
+                .permitAll());
+        http.exceptionHandling(errors -> errors.defaultAuthenticationEntryPointFor(
+                        new ProblemAuthenticationEntryPoint(), PathPatternRequestMatcher.pathPattern("/api/**"))
+                .defaultAuthenticationEntryPointFor(
+                        new LoginUrlAuthenticationEntryPoint("/login"), request -> true)
+                .accessDeniedHandler(new ProblemAccessDeniedHandler()));
+        if (mode.isLocal()) {
+            http.formLogin(Customizer.withDefaults());
+            http.httpBasic(basic -> basic.authenticationEntryPoint(new ProblemAuthenticationEntryPoint()));
+            http.logout(Customizer.withDefaults());
+            // Cookie-authenticated browser writes need the CSRF token; a request that carries its own
+            // Authorization header is not riding on ambient browser credentials and needs none.
+            http.csrf(csrf -> csrf.csrfTokenRepository(CookieCsrfTokenRepository.withHttpOnlyFalse())
+                    .csrfTokenRequestHandler(new CsrfTokenRequestAttributeHandler())
+                    .ignoringRequestMatchers(new RequestHeaderRequestMatcher("Authorization")));
+        } else {
+            http.oauth2ResourceServer(resource -> resource.jwt(
+                            jwt -> jwt.jwtAuthenticationConverter(jwtAuthenticationConverter(auth.jwt())))
+                    .authenticationEntryPoint(new ProblemAuthenticationEntryPoint()));
+            http.sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS));
+            http.csrf(csrf -> csrf.disable());
+        }
+        return http.build();
+    }
+
+    @Bean
+    PasswordEncoder passwordEncoder() {
+        return PasswordEncoderFactories.createDelegatingPasswordEncoder();
+    }
+
+    @Bean
+    UserDetailsService localUsers(AuthProperties auth) {
+        InMemoryUserDetailsManager users = new InMemoryUserDetailsManager();
+        for (AuthProperties.LocalUser user : auth.localUsers()) {
+            users.createUser(User.withUsername(user.username())
+                    .password(user.passwordHash())
+                    .roles(user.roles().toArray(String[]::new))
+                    .build());
+        }
+        return users;
+    }
+
+    private static JwtAuthenticationConverter jwtAuthenticationConverter(AuthProperties.Jwt jwt) {
+        JwtGrantedAuthoritiesConverter roles = new JwtGrantedAuthoritiesConverter();
+        roles.setAuthoritiesClaimName(jwt.rolesClaim());
+        roles.setAuthorityPrefix("ROLE_");
+        JwtAuthenticationConverter converter = new JwtAuthenticationConverter();
+        converter.setJwtGrantedAuthoritiesConverter(roles);
+        converter.setPrincipalClaimName(jwt.principalClaim());
+        return converter;
+    }
+}

@@ -1,0 +1,67 @@
+package app.talkide.controlplane.tenant;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+@Repository
+class TenantEnvironmentRepository {
+
+    private final JdbcClient jdbc;
+
+    TenantEnvironmentRepository(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** Inserts unless present; returns whether a row was created. Safe under concurrent callers. */
+    boolean insertIfAbsent(TenantEnvironmentId id, TenantEnvironmentStatus status, Instant now) {
+        int rows = jdbc.sql(
+                        """
+                        insert into tenant_environment (tenant, env, status, created_at, updated_at)
+                        select :tenant, :env, :status, :now, :now
+                        where not exists (select 1 from tenant_environment where tenant = :tenant and env = :env)
+                        """)
+                .param("tenant", id.tenant())
+                .param("env", id.env())
+                .param("status", status.name())
+                .param("now", Timestamp.from(now))
+                .update();
+        return rows == 1;
+    }
+
+    Optional<TenantEnvironment> find(TenantEnvironmentId id) {
+        return jdbc.sql("select * from tenant_environment where tenant = :tenant and env = :env")
+                .param("tenant", id.tenant())
+                .param("env", id.env())
+                .query(TenantEnvironmentRepository::map)
+                .optional();
+    }
+
+    List<TenantEnvironment> findAll() {
+        return jdbc.sql("select * from tenant_environment order by tenant, env")
+                .query(TenantEnvironmentRepository::map)
+                .list();
+    }
+
+    void updateStatus(TenantEnvironmentId id, TenantEnvironmentStatus status, Instant now) {
+        jdbc.sql("update tenant_environment set status = :status, updated_at = :now where tenant = :tenant and env = :env")
+                .param("status", status.name())
+                .param("now", Timestamp.from(now))
+                .param("tenant", id.tenant())
+                .param("env", id.env())
+                .update();
+    }
+
+    private static TenantEnvironment map(ResultSet rs, int row) throws SQLException {
+        return new TenantEnvironment(
+                TenantEnvironmentId.of(rs.getString("tenant"), rs.getString("env")),
+                TenantEnvironmentStatus.valueOf(rs.getString("status")),
+                rs.getTimestamp("created_at").toInstant(),
+                rs.getTimestamp("updated_at").toInstant());
+    }
+}

@@ -1,0 +1,44 @@
+package app.talkide.controlplane.tenant;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/** The tenant-environments this control plane knows about. */
+@Service
+public class TenantEnvironments {
+
+    private final TenantEnvironmentRepository repository;
+    private final Clock clock;
+
+    TenantEnvironments(TenantEnvironmentRepository repository, Clock clock) {
+        this.repository = repository;
+        this.clock = clock;
+    }
+
+    /** Records the tenant-environment if it is new; idempotent. */
+    @Transactional
+    public TenantEnvironment register(TenantEnvironmentId id) {
+        repository.insertIfAbsent(id, TenantEnvironmentStatus.PROVISIONING, clock.instant());
+        return repository.find(id).orElseThrow();
+    }
+
+    public Optional<TenantEnvironment> find(TenantEnvironmentId id) {
+        return repository.find(id);
+    }
+
+    public TenantEnvironment get(TenantEnvironmentId id) {
+        return repository.find(id).orElseThrow(() -> new TenantEnvironmentNotFound(id));
+    }
+
+    public List<TenantEnvironment> all() {
+        return repository.findAll();
+    }
+
+    @Transactional
+    public void changeStatus(TenantEnvironmentId id, TenantEnvironmentStatus status) {
+        repository.updateStatus(id, status, clock.instant());
+    }
+}

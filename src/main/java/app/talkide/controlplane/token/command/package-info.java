@@ -1,0 +1,12 @@
+/**
+ * Command tokens: how a worker knows a call came from the control plane. The control plane signs each
+ * call with the tenant-environment's command key, binding method, path and body (like RFC 9449 DPoP
+ * proofs); the worker verifies with the same key from its Secret and refuses replays. The verifier has
+ * no Spring dependencies, so any worker, including the embedded reference worker, can use it.
+ */
+@NamedInterface("command")
+@NullMarked
+package app.talkide.controlplane.token.command;
+
+import org.jspecify.annotations.NullMarked;
+import org.springframework.modulith.NamedInterface;

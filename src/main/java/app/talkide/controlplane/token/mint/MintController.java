@@ -1,0 +1,82 @@
+package app.talkide.controlplane.token.mint;
+
+import app.talkide.controlplane.conversation.ConversationDirectory;
+import app.talkide.controlplane.conversation.ConversationScope;
+import app.talkide.controlplane.token.identity.IdentityTokens;
+import app.talkide.controlplane.token.identity.VerifiedIdentity;
+import app.talkide.controlplane.token.worker.IssuedWorkerToken;
+import app.talkide.controlplane.token.worker.WorkerTokenIssuer;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.validation.Valid;
+import java.time.Clock;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The mint endpoint. A worker presents its identity token and names a conversation of its own
+ * tenant-environment; it gets a WorkerToken for that conversation, valid for two minutes.
+ */
+@RestController
+class MintController {
+
+    private static final String BEARER = "Bearer ";
+
+    private final IdentityTokens identityTokens;
+    private final ConversationDirectory conversations;
+    private final WorkerTokenIssuer issuer;
+    private final MintRateLimiter rateLimiter;
+    private final MeterRegistry meters;
+    private final Clock clock;
+
+    MintController(
+            IdentityTokens identityTokens,
+            ConversationDirectory conversations,
+            WorkerTokenIssuer issuer,
+            MintRateLimiter rateLimiter,
+            MeterRegistry meters,
+            Clock clock) {
+        this.identityTokens = identityTokens;
+        this.conversations = conversations;
+        this.issuer = issuer;
+        this.rateLimiter = rateLimiter;
+        this.meters = meters;
+        this.clock = clock;
+    }
+
+    @PostMapping("/api/v1/worker-gateway/token/mint")
+    MintResponse mint(
+            @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) @Nullable String authorization,
+            @Valid @RequestBody MintRequest request) {
+        VerifiedIdentity identity = identityTokens
+                .verify(bearer(authorization))
+                .orElseThrow(() -> counted("unauthenticated", new InvalidIdentityToken()));
+        rateLimiter.tryAcquire(identity.tokenId()).ifPresent(retryAfter -> {
+            throw counted("rate_limited", new MintRateExceeded(retryAfter));
+        });
+        ConversationScope scope = conversations
+                .scopeOf(UUID.fromString(request.conversationId()))
+                .filter(found -> found.tenantEnvironment().equals(identity.tenantEnvironment()))
+                .orElseThrow(() -> counted("forbidden", new ConversationOutOfScope()));
+        IssuedWorkerToken token = issuer.issue(scope);
+        meters.counter("talkide.worker.token.mints", "outcome", "issued").increment();
+        long expiresIn = Math.max(0, token.expiresAt().getEpochSecond() - clock.instant().getEpochSecond());
+        return new MintResponse(token.token(), token.expiresAt(), expiresIn);
+    }
+
+    private static @Nullable String bearer(@Nullable String authorization) {
+        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return null;
+        }
+        return authorization.substring(BEARER.length()).trim();
+    }
+
+    private <E extends RuntimeException> E counted(String outcome, E error) {
+        meters.counter("talkide.worker.token.mints", "outcome", outcome).increment();
+        return error;
+    }
+}

@@ -1,0 +1,45 @@
+package app.talkide.controlplane.support;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** A clock tests move by hand, so expiry and grace periods are tested without waiting. */
+public final class MutableClock extends Clock {
+
+    private final AtomicReference<Instant> now;
+
+    public MutableClock(Instant start) {
+        this.now = new AtomicReference<>(start);
+    }
+
+    public static MutableClock startingNow() {
+        return new MutableClock(Instant.now());
+    }
+
+    public void advance(Duration by) {
+        now.updateAndGet(instant -> instant.plus(by));
+    }
+
+    public void set(Instant instant) {
+        now.set(instant);
+    }
+
+    @Override
+    public Instant instant() {
+        return now.get();
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        return this;
+    }
+}

@@ -1,0 +1,51 @@
+package app.talkide.controlplane.support;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.test.context.ContextConfigurationAttributes;
+import org.springframework.test.context.ContextCustomizer;
+import org.springframework.test.context.ContextCustomizerFactory;
+import org.springframework.test.context.MergedContextConfiguration;
+
+/**
+ * Gives every Spring test context a database and a data directory of its own (see {@link TestDatabase}).
+ * Registered in {@code META-INF/spring.factories}, so no test has to remember it. The customizer is
+ * equal for all contexts, so Spring's context cache still shares identical configurations.
+ */
+class TestDatabaseContextCustomizerFactory implements ContextCustomizerFactory {
+
+    @Override
+    public ContextCustomizer createContextCustomizer(
+            Class<?> testClass, List<ContextConfigurationAttributes> configAttributes) {
+        return new Customizer();
+    }
+
+    private static final class Customizer implements ContextCustomizer {
+
+        @Override
+        public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration config) {
+            Map<String, Object> properties = new HashMap<>(TestDatabase.freshSettings());
+            try {
+                properties.put("talkide.data-dir", Files.createTempDirectory("talkide-test-").toString());
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException(e);
+            }
+            context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("talkide-test-database", properties));
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Customizer;
+        }
+
+        @Override
+        public int hashCode() {
+            return Customizer.class.hashCode();
+        }
+    }
+}

@@ -16,8 +16,10 @@ import org.springframework.stereotype.Component;
 public class ConversationDirectory {
 
     private final ConversationRepository repository;
-    private final Cache<UUID, ConversationScope> scopes =
-            Caffeine.newBuilder().maximumSize(100_000).expireAfterAccess(Duration.ofHours(1)).build();
+    private final Cache<UUID, ConversationScope> scopes = Caffeine.newBuilder()
+            .maximumSize(100_000)
+            .expireAfterAccess(Duration.ofHours(1))
+            .build();
 
     ConversationDirectory(ConversationRepository repository) {
         this.repository = repository;

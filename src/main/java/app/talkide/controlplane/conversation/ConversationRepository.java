@@ -19,8 +19,7 @@ class ConversationRepository {
     }
 
     void insert(Conversation conversation) {
-        jdbc.sql(
-                        """
+        jdbc.sql("""
                         insert into conversation (id, tenant, env, owner_user_id, title, created_at)
                         values (:id, :tenant, :env, :owner, :title, :createdAt)
                         """)

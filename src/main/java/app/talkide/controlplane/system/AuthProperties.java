@@ -17,7 +17,9 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("talkide.auth")
-public record AuthProperties(@Valid @DefaultValue List<LocalUser> localUsers, @Valid @DefaultValue Jwt jwt) {
+public record AuthProperties(
+        @Valid @DefaultValue List<LocalUser> localUsers,
+        @Valid @DefaultValue Jwt jwt) {
 
     /**
      * @param username the login name, also the user id conversations and budgets are kept under
@@ -25,11 +27,15 @@ public record AuthProperties(@Valid @DefaultValue List<LocalUser> localUsers, @V
      * @param roles {@code USER} for the console, {@code ADMIN} for the admin API
      */
     public record LocalUser(
-            @NotBlank String username, @NotBlank String passwordHash, @NotEmpty @DefaultValue("USER") Set<String> roles) {}
+            @NotBlank String username,
+            @NotBlank String passwordHash,
+            @NotEmpty @DefaultValue("USER") Set<String> roles) {}
 
     /**
      * @param principalClaim the claim that names the user (the user id)
      * @param rolesClaim the claim listing roles, e.g. {@code ["USER","ADMIN"]}
      */
-    public record Jwt(@NotBlank @DefaultValue("sub") String principalClaim, @NotBlank @DefaultValue("roles") String rolesClaim) {}
+    public record Jwt(
+            @NotBlank @DefaultValue("sub") String principalClaim,
+            @NotBlank @DefaultValue("roles") String rolesClaim) {}
 }

@@ -16,7 +16,8 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("talkide")
 public record ControlPlaneProperties(
-        @NotNull @DefaultValue("local") RunMode mode, @NotNull @DefaultValue("./data") Path dataDir) {
+        @NotNull @DefaultValue("local") RunMode mode,
+        @NotNull @DefaultValue("./data") Path dataDir) {
 
     public boolean isLocal() {
         return mode == RunMode.LOCAL;

@@ -1,5 +1,6 @@
 package app.talkide.controlplane.system;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -30,6 +31,7 @@ import org.springframework.security.web.util.matcher.RequestHeaderRequestMatcher
  * the identity provider's JWTs, stateless, no cookies.
  */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnWebApplication
 class PeopleSecurityConfiguration {
 
     @Bean
@@ -50,7 +52,8 @@ class PeopleSecurityConfiguration {
         http.exceptionHandling(errors -> errors.defaultAuthenticationEntryPointFor(
                         new ProblemAuthenticationEntryPoint(), PathPatternRequestMatcher.pathPattern("/api/**"))
                 .defaultAuthenticationEntryPointFor(
-                        new LoginUrlAuthenticationEntryPoint("/login"), request -> true)
+                        new ProblemAuthenticationEntryPoint(), PathPatternRequestMatcher.pathPattern("/actuator/**"))
+                .defaultAuthenticationEntryPointFor(new LoginUrlAuthenticationEntryPoint("/login"), request -> true)
                 .accessDeniedHandler(new ProblemAccessDeniedHandler()));
         if (mode.isLocal()) {
             http.formLogin(Customizer.withDefaults());

@@ -40,7 +40,10 @@ public record TenantEnvironmentId(String tenant, String env) {
     }
 
     private static void requireLabel(String what, String value) {
-        if (value == null || value.isEmpty() || value.length() > MAX_LABEL || !LABEL.matcher(value).matches()) {
+        if (value == null
+                || value.isEmpty()
+                || value.length() > MAX_LABEL
+                || !LABEL.matcher(value).matches()) {
             throw new InvalidTenantEnvironmentName(what
                     + " must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending"
                     + " with a letter or digit, at most 63 characters");

@@ -20,8 +20,7 @@ class TenantEnvironmentRepository {
 
     /** Inserts unless present; returns whether a row was created. Safe under concurrent callers. */
     boolean insertIfAbsent(TenantEnvironmentId id, TenantEnvironmentStatus status, Instant now) {
-        int rows = jdbc.sql(
-                        """
+        int rows = jdbc.sql("""
                         insert into tenant_environment (tenant, env, status, created_at, updated_at)
                         select :tenant, :env, :status, :now, :now
                         where not exists (select 1 from tenant_environment where tenant = :tenant and env = :env)
@@ -49,7 +48,8 @@ class TenantEnvironmentRepository {
     }
 
     void updateStatus(TenantEnvironmentId id, TenantEnvironmentStatus status, Instant now) {
-        jdbc.sql("update tenant_environment set status = :status, updated_at = :now where tenant = :tenant and env = :env")
+        jdbc.sql(
+                        "update tenant_environment set status = :status, updated_at = :now where tenant = :tenant and env = :env")
                 .param("status", status.name())
                 .param("now", Timestamp.from(now))
                 .param("tenant", id.tenant())

@@ -43,7 +43,9 @@ public record TokenProperties(
      * @param ratePerSecond sustained mints per second allowed per identity token
      * @param burst mints an identity token may make at once before the rate applies
      */
-    public record Mint(@Positive @DefaultValue("20") double ratePerSecond, @Positive @DefaultValue("40") int burst) {}
+    public record Mint(
+            @Positive @DefaultValue("20") double ratePerSecond,
+            @Positive @DefaultValue("40") int burst) {}
 
     /**
      * @param masterKeys {@code kid:base64} pairs (standard or URL-safe base64, at least 32 bytes each); in

@@ -16,7 +16,8 @@ public final class Fixtures {
 
     /** A tenant-environment with a unique tenant name, registered. */
     public static TenantEnvironmentId tenantEnvironment(ApplicationContext context) {
-        TenantEnvironmentId id = TenantEnvironmentId.of("t" + UUID.randomUUID().toString().substring(0, 8), "dev");
+        TenantEnvironmentId id =
+                TenantEnvironmentId.of("t" + UUID.randomUUID().toString().substring(0, 8), "dev");
         context.getBean(TenantEnvironments.class).register(id);
         return id;
     }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** A clock tests move by hand, so expiry and grace periods are tested without waiting. */
@@ -12,8 +13,9 @@ public final class MutableClock extends Clock {
 
     private final AtomicReference<Instant> now;
 
+    /** Starts at the given instant, truncated to microseconds like the application clock. */
     public MutableClock(Instant start) {
-        this.now = new AtomicReference<>(start);
+        this.now = new AtomicReference<>(start.truncatedTo(ChronoUnit.MICROS));
     }
 
     public static MutableClock startingNow() {
@@ -25,7 +27,7 @@ public final class MutableClock extends Clock {
     }
 
     public void set(Instant instant) {
-        now.set(instant);
+        now.set(instant.truncatedTo(ChronoUnit.MICROS));
     }
 
     @Override

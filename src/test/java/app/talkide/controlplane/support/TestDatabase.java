@@ -50,9 +50,12 @@ public final class TestDatabase {
         String name = "t" + UUID.randomUUID().toString().replace("-", "");
         return Map.of(
                 "spring.datasource.url",
-                "jdbc:h2:mem:" + name + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1",
-                "spring.datasource.username", "sa",
-                "spring.datasource.password", "");
+                "jdbc:h2:mem:" + name
+                        + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1",
+                "spring.datasource.username",
+                "sa",
+                "spring.datasource.password",
+                "");
     }
 
     /** A new schema in the shared PostgreSQL database; also usable to start two instances on one schema. */
@@ -63,12 +66,18 @@ public final class TestDatabase {
         server.execute("create schema " + schema);
         String separator = server.url().contains("?") ? "&" : "?";
         return Map.of(
-                "spring.datasource.url", server.url() + separator + "currentSchema=" + schema,
-                "spring.datasource.username", server.user(),
-                "spring.datasource.password", server.password(),
-                "spring.flyway.schemas", schema,
-                "spring.flyway.default-schema", schema,
-                "talkide.test.schema", schema);
+                "spring.datasource.url",
+                server.url() + separator + "currentSchema=" + schema,
+                "spring.datasource.username",
+                server.user(),
+                "spring.datasource.password",
+                server.password(),
+                "spring.flyway.schemas",
+                schema,
+                "spring.flyway.default-schema",
+                schema,
+                "talkide.test.schema",
+                schema);
     }
 
     private static Server postgres() {
@@ -88,7 +97,8 @@ public final class TestDatabase {
     private static Server locate() {
         String url = System.getenv("TALKIDE_TEST_POSTGRES_URL");
         if (url != null && !url.isBlank()) {
-            return new Server(url, env("TALKIDE_TEST_POSTGRES_USER", "postgres"), env("TALKIDE_TEST_POSTGRES_PASSWORD", ""));
+            return new Server(
+                    url, env("TALKIDE_TEST_POSTGRES_USER", "postgres"), env("TALKIDE_TEST_POSTGRES_PASSWORD", ""));
         }
         if (reachable("127.0.0.1", 5432)) {
             return new Server(LOCAL_URL, "postgres", "");

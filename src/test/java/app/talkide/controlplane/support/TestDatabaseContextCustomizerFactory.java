@@ -1,7 +1,6 @@
 package app.talkide.controlplane.support;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,11 +30,15 @@ class TestDatabaseContextCustomizerFactory implements ContextCustomizerFactory {
         public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration config) {
             Map<String, Object> properties = new HashMap<>(TestDatabase.freshSettings());
             try {
-                properties.put("talkide.data-dir", Files.createTempDirectory("talkide-test-").toString());
+                properties.put(
+                        "talkide.data-dir",
+                        Files.createTempDirectory("talkide-test-").toString());
             } catch (java.io.IOException e) {
                 throw new IllegalStateException(e);
             }
-            context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("talkide-test-database", properties));
+            context.getEnvironment()
+                    .getPropertySources()
+                    .addFirst(new MapPropertySource("talkide-test-database", properties));
         }
 
         @Override

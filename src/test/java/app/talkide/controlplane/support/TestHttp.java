@@ -49,7 +49,9 @@ public final class TestHttp {
     }
 
     public Response put(String path, String... headers) {
-        return send(withHeaders(request(path), headers).PUT(HttpRequest.BodyPublishers.noBody()).build());
+        return send(withHeaders(request(path), headers)
+                .PUT(HttpRequest.BodyPublishers.noBody())
+                .build());
     }
 
     public Response delete(String path, String... headers) {

@@ -32,14 +32,17 @@ public final class CommandKeySet {
             if (colon <= 0) {
                 throw new IllegalArgumentException("a command key entry must look like kid:base64url");
             }
-            keys.put(entry.substring(0, colon).trim(), Base64.getUrlDecoder().decode(entry.substring(colon + 1).trim()));
+            keys.put(
+                    entry.substring(0, colon).trim(),
+                    Base64.getUrlDecoder().decode(entry.substring(colon + 1).trim()));
         }
         return new CommandKeySet(keys);
     }
 
     public String format() {
         return keys.entrySet().stream()
-                .map(e -> e.getKey() + ":" + Base64.getUrlEncoder().withoutPadding().encodeToString(e.getValue()))
+                .map(e -> e.getKey() + ":"
+                        + Base64.getUrlEncoder().withoutPadding().encodeToString(e.getValue()))
                 .collect(Collectors.joining(","));
     }
 

@@ -25,7 +25,8 @@ public final class CommandTokenFormat {
     /** base64url(SHA-256(body)); an absent body hashes as the empty byte string. */
     static String bodyHash(byte[] body) {
         try {
-            return Base64URL.encode(MessageDigest.getInstance("SHA-256").digest(body)).toString();
+            return Base64URL.encode(MessageDigest.getInstance("SHA-256").digest(body))
+                    .toString();
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is unavailable", e);
         }

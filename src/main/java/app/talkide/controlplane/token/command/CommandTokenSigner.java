@@ -40,8 +40,10 @@ public class CommandTokenSigner {
     public String sign(TenantEnvironmentId tenantEnvironment, String method, String target, byte[] body) {
         Instant now = clock.instant();
         DerivedKey key = keys.signing(KeyPurpose.COMMAND, tenantEnvironment);
-        JWSHeader header =
-                new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(key.kid()).type(TYPE).build();
+        JWSHeader header = new JWSHeader.Builder(JWSAlgorithm.HS256)
+                .keyID(key.kid())
+                .type(TYPE)
+                .build();
         JWTClaimsSet claims = new JWTClaimsSet.Builder()
                 .issuer(properties.issuer())
                 .audience(AUDIENCE)

@@ -34,7 +34,11 @@ public final class CommandTokenVerifier {
     private final ReplayCache replays;
 
     public CommandTokenVerifier(
-            CommandKeySet keys, TenantEnvironmentId tenantEnvironment, Clock clock, Duration clockSkew, ReplayCache replays) {
+            CommandKeySet keys,
+            TenantEnvironmentId tenantEnvironment,
+            Clock clock,
+            Duration clockSkew,
+            ReplayCache replays) {
         this.keys = keys;
         this.tenantEnvironment = tenantEnvironment;
         this.clock = clock;
@@ -60,9 +64,8 @@ public final class CommandTokenVerifier {
         if (!TYPE.equals(header.getType())) {
             throw new CommandTokenRejected(CommandRejection.WRONG_TYPE);
         }
-        byte[] key = header.getKeyID() == null
-                ? null
-                : keys.key(header.getKeyID()).orElse(null);
+        byte[] key =
+                header.getKeyID() == null ? null : keys.key(header.getKeyID()).orElse(null);
         if (key == null) {
             throw new CommandTokenRejected(CommandRejection.UNKNOWN_KID);
         }

@@ -49,7 +49,8 @@ class IdentityTokenAdminController {
     @DeleteMapping("/{id}")
     ResponseEntity<Void> revoke(@PathVariable String tenant, @PathVariable String env, @PathVariable UUID id) {
         TenantEnvironmentId scope = existing(tenant, env);
-        boolean ours = identityTokens.list(scope).stream().anyMatch(token -> token.id().equals(id));
+        boolean ours =
+                identityTokens.list(scope).stream().anyMatch(token -> token.id().equals(id));
         if (!ours) {
             throw new IdentityTokenNotFound(id);
         }

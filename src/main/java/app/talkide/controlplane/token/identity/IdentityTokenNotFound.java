@@ -8,7 +8,10 @@ import org.springframework.http.HttpStatus;
 class IdentityTokenNotFound extends ProblemException {
 
     IdentityTokenNotFound(UUID id) {
-        super(HttpStatus.NOT_FOUND, "identity-token-not-found", "Identity token not found",
+        super(
+                HttpStatus.NOT_FOUND,
+                "identity-token-not-found",
+                "Identity token not found",
                 "No identity token " + id + " in this tenant-environment.");
     }
 }

@@ -21,8 +21,7 @@ class IdentityTokenRepository {
     }
 
     void insert(IdentityTokenRecord record, String tokenHash) {
-        jdbc.sql(
-                        """
+        jdbc.sql("""
                         insert into worker_identity_token (id, tenant, env, token_hash, created_at, expires_at)
                         values (:id, :tenant, :env, :hash, :createdAt, :expiresAt)
                         """)
@@ -59,20 +58,15 @@ class IdentityTokenRepository {
 
     /** Sets the revocation time of one token unless it is already revoked earlier. */
     int revoke(UUID id, Instant at) {
-        return jdbc.sql(
-                        """
+        return jdbc.sql("""
                         update worker_identity_token set revoked_at = :at
                         where id = :id and (revoked_at is null or revoked_at > :at)
-                        """)
-                .param("at", Timestamp.from(at))
-                .param("id", id)
-                .update();
+                        """).param("at", Timestamp.from(at)).param("id", id).update();
     }
 
     /** Revokes, at the given time, every token of the tenant-environment except one, unless revoked earlier. */
     int revokeOthers(TenantEnvironmentId scope, UUID keep, Instant at) {
-        return jdbc.sql(
-                        """
+        return jdbc.sql("""
                         update worker_identity_token set revoked_at = :at
                         where tenant = :tenant and env = :env and id <> :keep
                           and (revoked_at is null or revoked_at > :at)
@@ -86,8 +80,7 @@ class IdentityTokenRepository {
 
     /** Tokens that still work and are not being rotated out. */
     List<IdentityTokenRecord> findLiveUnrevoked(Instant now) {
-        return jdbc.sql(
-                        """
+        return jdbc.sql("""
                         select * from worker_identity_token
                         where expires_at > :now and revoked_at is null
                         order by created_at

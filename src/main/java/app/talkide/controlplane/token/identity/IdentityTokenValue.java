@@ -26,7 +26,8 @@ final class IdentityTokenValue {
 
     /** Cheap shape check, so garbage never costs a hash or a database look-up. */
     static boolean looksValid(String presented) {
-        return presented.length() == PREFIX.length() + 43 && SHAPE.matcher(presented).matches();
+        return presented.length() == PREFIX.length() + 43
+                && SHAPE.matcher(presented).matches();
     }
 
     static String hash(String value) {

@@ -29,7 +29,10 @@ public final class CompactJws {
             return Optional.empty();
         }
         String signature = token.substring(token.lastIndexOf('.') + 1);
-        if (signature.isEmpty() || !Base64URL.encode(new Base64URL(signature).decode()).toString().equals(signature)) {
+        if (signature.isEmpty()
+                || !Base64URL.encode(new Base64URL(signature).decode())
+                        .toString()
+                        .equals(signature)) {
             return Optional.empty();
         }
         try {

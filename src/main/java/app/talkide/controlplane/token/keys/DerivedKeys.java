@@ -40,19 +40,22 @@ public class DerivedKeys {
         Map<String, byte[]> keys = new LinkedHashMap<>();
         keys.put(ring.activeKid(), signing(purpose, tenantEnvironment).secret());
         for (MasterKey master : ring.all()) {
-            keys.putIfAbsent(master.kid(), derive(master, purpose, tenantEnvironment).secret());
+            keys.putIfAbsent(
+                    master.kid(), derive(master, purpose, tenantEnvironment).secret());
         }
         return keys;
     }
 
     private DerivedKey derive(MasterKey master, KeyPurpose purpose, TenantEnvironmentId tenantEnvironment) {
-        return cache.computeIfAbsent(new Slot(master.kid(), purpose, tenantEnvironment), slot -> new DerivedKey(
-                slot.kid(),
-                Hkdf.derive(
-                        master.secret(),
-                        purpose.salt(),
-                        tenantEnvironment.path().getBytes(StandardCharsets.UTF_8),
-                        KEY_BYTES)));
+        return cache.computeIfAbsent(
+                new Slot(master.kid(), purpose, tenantEnvironment),
+                slot -> new DerivedKey(
+                        slot.kid(),
+                        Hkdf.derive(
+                                master.secret(),
+                                purpose.salt(),
+                                tenantEnvironment.path().getBytes(StandardCharsets.UTF_8),
+                                KEY_BYTES)));
     }
 
     private record Slot(String kid, KeyPurpose purpose, TenantEnvironmentId tenantEnvironment) {}

@@ -48,7 +48,9 @@ final class DevelopmentMasterKeys {
         new SecureRandom().nextBytes(secret);
         Properties properties = new Properties();
         properties.setProperty("active", DEVELOPMENT_KID);
-        properties.setProperty("key." + DEVELOPMENT_KID, Base64.getUrlEncoder().withoutPadding().encodeToString(secret));
+        properties.setProperty(
+                "key." + DEVELOPMENT_KID,
+                Base64.getUrlEncoder().withoutPadding().encodeToString(secret));
         Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
         try (Writer writer = Files.newBufferedWriter(temporary)) {
             properties.store(writer, "TalkIDE development master keys - local mode only, never commit or share");

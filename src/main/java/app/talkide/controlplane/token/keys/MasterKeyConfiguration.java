@@ -27,7 +27,9 @@ class MasterKeyConfiguration {
         }
         var file = controlPlane.dataDir().resolve("keys").resolve("master-keys.properties");
         MasterKeyRing ring = DevelopmentMasterKeys.loadOrCreate(file);
-        log.info("Using development master keys from {} (local mode only)", file.toAbsolutePath().normalize());
+        log.info(
+                "Using development master keys from {} (local mode only)",
+                file.toAbsolutePath().normalize());
         return ring;
     }
 }

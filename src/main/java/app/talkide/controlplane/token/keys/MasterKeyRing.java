@@ -27,7 +27,8 @@ public final class MasterKeyRing {
         }
         this.byKid = Map.copyOf(map);
         this.active = Optional.ofNullable(byKid.get(activeKid))
-                .orElseThrow(() -> new InvalidMasterKeys("the active kid '" + activeKid + "' is not among the master keys"));
+                .orElseThrow(
+                        () -> new InvalidMasterKeys("the active kid '" + activeKid + "' is not among the master keys"));
     }
 
     static MasterKeyRing parse(List<String> entries, String activeKid) {

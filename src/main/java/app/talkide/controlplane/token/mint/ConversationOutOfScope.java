@@ -10,7 +10,10 @@ import org.springframework.http.HttpStatus;
 class ConversationOutOfScope extends ProblemException {
 
     ConversationOutOfScope() {
-        super(HttpStatus.FORBIDDEN, "conversation-out-of-scope", "Conversation out of scope",
+        super(
+                HttpStatus.FORBIDDEN,
+                "conversation-out-of-scope",
+                "Conversation out of scope",
                 "This worker may not act for that conversation.");
     }
 }

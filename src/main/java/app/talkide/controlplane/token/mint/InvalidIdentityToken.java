@@ -8,7 +8,10 @@ import org.springframework.http.HttpStatus;
 class InvalidIdentityToken extends ProblemException {
 
     InvalidIdentityToken() {
-        super(HttpStatus.UNAUTHORIZED, "invalid-identity-token", "Invalid identity token",
+        super(
+                HttpStatus.UNAUTHORIZED,
+                "invalid-identity-token",
+                "Invalid identity token",
                 "Present a valid worker identity token as 'Authorization: Bearer tkwi_...'.");
         getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer error=\"invalid_token\"");
     }

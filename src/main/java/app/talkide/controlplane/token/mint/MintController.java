@@ -64,7 +64,8 @@ class MintController {
                 .orElseThrow(() -> counted("forbidden", new ConversationOutOfScope()));
         IssuedWorkerToken token = issuer.issue(scope);
         meters.counter("talkide.worker.token.mints", "outcome", "issued").increment();
-        long expiresIn = Math.max(0, token.expiresAt().getEpochSecond() - clock.instant().getEpochSecond());
+        long expiresIn =
+                Math.max(0, token.expiresAt().getEpochSecond() - clock.instant().getEpochSecond());
         return new MintResponse(token.token(), token.expiresAt(), expiresIn);
     }
 

@@ -22,7 +22,11 @@ final class ProblemRejectionResponder implements WorkerTokenRejectionResponder {
     public void reject(HttpServletRequest request, HttpServletResponse response, RejectionReason reason)
             throws IOException {
         response.setHeader("WWW-Authenticate", "X-Worker-Token error=\"invalid_token\"");
-        ProblemResponses.write(response, HttpStatus.UNAUTHORIZED, "invalid-worker-token", "Invalid worker token",
+        ProblemResponses.write(
+                response,
+                HttpStatus.UNAUTHORIZED,
+                "invalid-worker-token",
+                "Invalid worker token",
                 "The X-Worker-Token header is missing or not acceptable (" + reason.code() + ").");
     }
 }

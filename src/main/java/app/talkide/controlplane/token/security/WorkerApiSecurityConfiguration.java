@@ -5,6 +5,7 @@ import app.talkide.controlplane.token.WorkerTokenRejectionResponder;
 import app.talkide.controlplane.token.worker.WorkerTokenVerifier;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -19,6 +20,7 @@ import org.springframework.security.web.authentication.AnonymousAuthenticationFi
  * exception; the mint path authenticates with the identity token inside its controller.
  */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnWebApplication
 class WorkerApiSecurityConfiguration {
 
     @Bean

@@ -80,7 +80,8 @@ public final class WorkerTokenValidationFilter extends OncePerRequestFilter {
 
     private void reject(HttpServletRequest request, HttpServletResponse response, RejectionReason reason)
             throws IOException {
-        meters.counter("talkide.worker.token.rejections", "reason", reason.code()).increment();
+        meters.counter("talkide.worker.token.rejections", "reason", reason.code())
+                .increment();
         for (WorkerTokenRejectionResponder responder : responders) {
             if (responder.handles(request)) {
                 responder.reject(request, response, reason);

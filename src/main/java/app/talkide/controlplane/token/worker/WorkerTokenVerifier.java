@@ -7,9 +7,9 @@ import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.token.RejectionReason;
 import app.talkide.controlplane.token.TokenProperties;
 import app.talkide.controlplane.token.WorkerPrincipal;
+import app.talkide.controlplane.token.jws.CompactJws;
 import app.talkide.controlplane.token.keys.DerivedKey;
 import app.talkide.controlplane.token.keys.DerivedKeys;
-import app.talkide.controlplane.token.jws.CompactJws;
 import app.talkide.controlplane.token.keys.KeyPurpose;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -84,7 +84,8 @@ public class WorkerTokenVerifier {
         if (user.isBlank() || jti == null) {
             throw new WorkerTokenRejected(RejectionReason.BAD_CLAIMS);
         }
-        return new WorkerPrincipal(tenantEnvironment, conversationId(stringClaim(claims, CONVERSATION)), user, jti, expiresAt);
+        return new WorkerPrincipal(
+                tenantEnvironment, conversationId(stringClaim(claims, CONVERSATION)), user, jti, expiresAt);
     }
 
     private static SignedJWT parse(String token) throws WorkerTokenRejected {
@@ -176,7 +177,9 @@ public class WorkerTokenVerifier {
             throw new WorkerTokenRejected(RejectionReason.ISSUED_IN_FUTURE);
         }
         // A validly signed token never lives longer than we mint them; a longer one was not minted here.
-        if (Duration.between(iat.toInstant(), expiresAt).compareTo(properties.workerTokenTtl().plus(skew)) > 0) {
+        if (Duration.between(iat.toInstant(), expiresAt)
+                        .compareTo(properties.workerTokenTtl().plus(skew))
+                > 0) {
             throw new WorkerTokenRejected(RejectionReason.BAD_CLAIMS);
         }
         return expiresAt;

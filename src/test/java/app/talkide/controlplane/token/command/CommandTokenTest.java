@@ -25,14 +25,15 @@ class CommandTokenTest {
     final DerivedKeys keys = TestKeys.derivedKeys(properties);
     final CommandTokenSigner signer = new CommandTokenSigner(keys, properties, clock);
     final CommandKeySet workerKeys = new CommandKeys(keys).forWorker(ACME);
-    final CommandTokenVerifier worker =
-            new CommandTokenVerifier(CommandKeySet.parse(workerKeys.format()), ACME, clock, Duration.ofSeconds(30), new ReplayCache());
+    final CommandTokenVerifier worker = new CommandTokenVerifier(
+            CommandKeySet.parse(workerKeys.format()), ACME, clock, Duration.ofSeconds(30), new ReplayCache());
 
     @Test
     void signedCommandVerifiesOnceAtTheWorker() {
         String token = signer.sign(ACME, "POST", "/sessions/c1/messages", BODY);
 
-        assertThatCode(() -> worker.verify(token, "POST", "/sessions/c1/messages", BODY)).doesNotThrowAnyException();
+        assertThatCode(() -> worker.verify(token, "POST", "/sessions/c1/messages", BODY))
+                .doesNotThrowAnyException();
         assertRejected(() -> worker.verify(token, "POST", "/sessions/c1/messages", BODY), CommandRejection.REPLAYED);
     }
 
@@ -40,21 +41,27 @@ class CommandTokenTest {
     void bodyChangedAfterSigningIsRejected() {
         String token = signer.sign(ACME, "POST", "/sessions/c1/messages", BODY);
         byte[] changed = "{\"messageId\":\"m1\",\"text\":\"rm -rf\"}".getBytes(StandardCharsets.UTF_8);
-        assertRejected(() -> worker.verify(token, "POST", "/sessions/c1/messages", changed), CommandRejection.BODY_MISMATCH);
+        assertRejected(
+                () -> worker.verify(token, "POST", "/sessions/c1/messages", changed), CommandRejection.BODY_MISMATCH);
     }
 
     @Test
     void pathChangedAfterSigningIsRejected() {
         String token = signer.sign(ACME, "POST", "/sessions/c1/messages", BODY);
-        assertRejected(() -> worker.verify(token, "POST", "/sessions/c2/messages", BODY), CommandRejection.PATH_MISMATCH);
+        assertRejected(
+                () -> worker.verify(token, "POST", "/sessions/c2/messages", BODY), CommandRejection.PATH_MISMATCH);
         String withQuery = signer.sign(ACME, "GET", "/sessions/c1/stream", new byte[0]);
-        assertRejected(() -> worker.verify(withQuery, "GET", "/sessions/c1/stream?x=1", new byte[0]), CommandRejection.PATH_MISMATCH);
+        assertRejected(
+                () -> worker.verify(withQuery, "GET", "/sessions/c1/stream?x=1", new byte[0]),
+                CommandRejection.PATH_MISMATCH);
     }
 
     @Test
     void methodChangedAfterSigningIsRejected() {
         String token = signer.sign(ACME, "POST", "/sessions/c1/interrupt", new byte[0]);
-        assertRejected(() -> worker.verify(token, "DELETE", "/sessions/c1/interrupt", new byte[0]), CommandRejection.METHOD_MISMATCH);
+        assertRejected(
+                () -> worker.verify(token, "DELETE", "/sessions/c1/interrupt", new byte[0]),
+                CommandRejection.METHOD_MISMATCH);
     }
 
     @Test
@@ -62,10 +69,14 @@ class CommandTokenTest {
         TenantEnvironmentId globex = TenantEnvironmentId.of("globex", "dev");
         // Signed with globex's command key: acme's worker does not hold it.
         String forGlobex = signer.sign(globex, "DELETE", "/sessions/c1", new byte[0]);
-        assertRejected(() -> worker.verify(forGlobex, "DELETE", "/sessions/c1", new byte[0]), CommandRejection.BAD_SIGNATURE);
+        assertRejected(
+                () -> worker.verify(forGlobex, "DELETE", "/sessions/c1", new byte[0]), CommandRejection.BAD_SIGNATURE);
         // A worker given the wrong keys is still bound to its own tenant-environment claim.
-        CommandTokenVerifier confused = new CommandTokenVerifier(new CommandKeys(keys).forWorker(globex), ACME, clock, Duration.ofSeconds(30), new ReplayCache());
-        assertRejected(() -> confused.verify(forGlobex, "DELETE", "/sessions/c1", new byte[0]), CommandRejection.WRONG_TENANT_ENVIRONMENT);
+        CommandTokenVerifier confused = new CommandTokenVerifier(
+                new CommandKeys(keys).forWorker(globex), ACME, clock, Duration.ofSeconds(30), new ReplayCache());
+        assertRejected(
+                () -> confused.verify(forGlobex, "DELETE", "/sessions/c1", new byte[0]),
+                CommandRejection.WRONG_TENANT_ENVIRONMENT);
     }
 
     @Test
@@ -85,23 +96,31 @@ class CommandTokenTest {
     @Test
     void workerKeepsVerifyingThroughMasterKeyRotation() {
         TokenProperties rotated = TokenTestSupport.properties(properties.keys().masterKeys(), "k2");
-        String signedWithK2 = new CommandTokenSigner(TestKeys.derivedKeys(rotated), rotated, clock).sign(ACME, "POST", "/sessions", BODY);
-        assertThatCode(() -> worker.verify(signedWithK2, "POST", "/sessions", BODY)).doesNotThrowAnyException();
+        String signedWithK2 = new CommandTokenSigner(TestKeys.derivedKeys(rotated), rotated, clock)
+                .sign(ACME, "POST", "/sessions", BODY);
+        assertThatCode(() -> worker.verify(signedWithK2, "POST", "/sessions", BODY))
+                .doesNotThrowAnyException();
     }
 
     @Test
     void unknownKidIsRejected() {
         CommandTokenVerifier onlyK1 = new CommandTokenVerifier(
-                CommandKeySet.parse(workerKeys.format().split(",")[0]), ACME, clock, Duration.ofSeconds(30), new ReplayCache());
+                CommandKeySet.parse(workerKeys.format().split(",")[0]),
+                ACME,
+                clock,
+                Duration.ofSeconds(30),
+                new ReplayCache());
         TokenProperties rotated = TokenTestSupport.properties(properties.keys().masterKeys(), "k2");
-        String signedWithK2 = new CommandTokenSigner(TestKeys.derivedKeys(rotated), rotated, clock).sign(ACME, "POST", "/sessions", BODY);
+        String signedWithK2 = new CommandTokenSigner(TestKeys.derivedKeys(rotated), rotated, clock)
+                .sign(ACME, "POST", "/sessions", BODY);
         assertRejected(() -> onlyK1.verify(signedWithK2, "POST", "/sessions", BODY), CommandRejection.UNKNOWN_KID);
     }
 
     @Test
     void workerTokenIsNotACommand() {
         String workerToken = new app.talkide.controlplane.token.worker.WorkerTokenIssuer(keys, properties, clock)
-                .issue(new app.talkide.controlplane.conversation.ConversationScope(java.util.UUID.randomUUID(), ACME, "alice"))
+                .issue(new app.talkide.controlplane.conversation.ConversationScope(
+                        java.util.UUID.randomUUID(), ACME, "alice"))
                 .token();
         assertRejected(() -> worker.verify(workerToken, "POST", "/sessions", BODY), CommandRejection.WRONG_TYPE);
     }
@@ -129,11 +148,14 @@ class CommandTokenTest {
     void keySetRoundTripsThroughItsSecretFormAndHidesKeys() {
         CommandKeySet parsed = CommandKeySet.parse(workerKeys.format());
         assertThat(parsed.format()).isEqualTo(workerKeys.format()).startsWith("k1:");
-        assertThat(parsed.toString()).doesNotContain(workerKeys.format().split(":")[1].substring(0, 10));
+        assertThat(parsed.toString())
+                .doesNotContain(workerKeys.format().split(":")[1].substring(0, 10));
     }
 
-    private static void assertRejected(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, CommandRejection reason) {
+    private static void assertRejected(
+            org.assertj.core.api.ThrowableAssert.ThrowingCallable call, CommandRejection reason) {
         assertThatThrownBy(call)
-                .isInstanceOfSatisfying(CommandTokenRejected.class, e -> assertThat(e.reason()).isEqualTo(reason));
+                .isInstanceOfSatisfying(
+                        CommandTokenRejected.class, e -> assertThat(e.reason()).isEqualTo(reason));
     }
 }

@@ -14,7 +14,10 @@ class HkdfTest {
     @Test
     void rfc5869TestCase1BasicInputs() {
         byte[] okm = Hkdf.derive(
-                HEX.parseHex("0b".repeat(22)), HEX.parseHex("000102030405060708090a0b0c"), HEX.parseHex("f0f1f2f3f4f5f6f7f8f9"), 42);
+                HEX.parseHex("0b".repeat(22)),
+                HEX.parseHex("000102030405060708090a0b0c"),
+                HEX.parseHex("f0f1f2f3f4f5f6f7f8f9"),
+                42);
         assertThat(HEX.formatHex(okm))
                 .isEqualTo("3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865");
     }

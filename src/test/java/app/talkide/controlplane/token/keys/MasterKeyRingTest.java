@@ -38,7 +38,10 @@ class MasterKeyRingTest {
         assertThat(worker).hasSize(32);
         assertThat(keys.signing(KeyPurpose.COMMAND, acme).secret()).isNotEqualTo(worker);
         assertThat(keys.signing(KeyPurpose.WORKER_TOKEN, other).secret()).isNotEqualTo(worker);
-        assertThat(keys.verifying("b", KeyPurpose.WORKER_TOKEN, acme).orElseThrow().secret()).isNotEqualTo(worker);
+        assertThat(keys.verifying("b", KeyPurpose.WORKER_TOKEN, acme)
+                        .orElseThrow()
+                        .secret())
+                .isNotEqualTo(worker);
         assertThat(keys.signing(KeyPurpose.WORKER_TOKEN, acme).secret()).isEqualTo(worker);
     }
 
@@ -74,7 +77,9 @@ class MasterKeyRingTest {
 
         assertThat(Files.getPosixFilePermissions(file)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
         assertThat(new DerivedKeys(second).signing(KeyPurpose.COMMAND, scope).secret())
-                .isEqualTo(new DerivedKeys(first).signing(KeyPurpose.COMMAND, scope).secret());
+                .isEqualTo(new DerivedKeys(first)
+                        .signing(KeyPurpose.COMMAND, scope)
+                        .secret());
         assertThat(first.activeKid()).isEqualTo(DevelopmentMasterKeys.DEVELOPMENT_KID);
     }
 

@@ -8,6 +8,7 @@ public final class TestKeys {
     private TestKeys() {}
 
     public static DerivedKeys derivedKeys(TokenProperties properties) {
-        return new DerivedKeys(MasterKeyRing.parse(properties.keys().masterKeys(), properties.keys().activeKid()));
+        return new DerivedKeys(MasterKeyRing.parse(
+                properties.keys().masterKeys(), properties.keys().activeKid()));
     }
 }

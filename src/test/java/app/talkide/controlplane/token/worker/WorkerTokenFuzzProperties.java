@@ -61,15 +61,19 @@ class WorkerTokenFuzzProperties {
 
     @Provide
     Arbitrary<String> jwsShaped() {
-        Arbitrary<String> segment = Arbitraries.strings().withChars("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=+/").ofMaxLength(200);
+        Arbitrary<String> segment = Arbitraries.strings()
+                .withChars("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=+/")
+                .ofMaxLength(200);
         return Arbitraries.oneOf(
                 segment.list().ofMinSize(1).ofMaxSize(6).map(parts -> String.join(".", parts)),
-                Arbitraries.of(valid.split("\\.")[0]).flatMap(header -> segment.map(rest -> header + "." + rest + "." + rest)));
+                Arbitraries.of(valid.split("\\.")[0])
+                        .flatMap(header -> segment.map(rest -> header + "." + rest + "." + rest)));
     }
 
     @Provide
     Arbitrary<Character> tokenChars() {
-        return Arbitraries.chars().with("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=%\u0000\u00e9");
+        return Arbitraries.chars()
+                .with("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=%\u0000\u00e9");
     }
 
     @Provide

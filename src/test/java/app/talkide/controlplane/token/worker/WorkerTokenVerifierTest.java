@@ -62,17 +62,21 @@ class WorkerTokenVerifierTest {
     void tamperedSignatureIsRejected() {
         String token = issuer.issue(scope()).token();
         char last = token.charAt(token.length() - 2);
-        String tampered = token.substring(0, token.length() - 2) + (last == 'A' ? 'B' : 'A') + token.charAt(token.length() - 1);
+        String tampered =
+                token.substring(0, token.length() - 2) + (last == 'A' ? 'B' : 'A') + token.charAt(token.length() - 1);
         assertRejected(tampered, RejectionReason.BAD_SIGNATURE);
     }
 
     @Test
     void tamperedPayloadIsRejected() throws Exception {
         String[] parts = issuer.issue(scope()).token().split("\\.");
-        JWTClaimsSet claims = new JWTClaimsSet.Builder(SignedJWT.parse(String.join(".", parts)).getJWTClaimsSet())
+        JWTClaimsSet claims = new JWTClaimsSet.Builder(
+                        SignedJWT.parse(String.join(".", parts)).getJWTClaimsSet())
                 .claim("uid", "mallory")
                 .build();
-        String payload = Base64.getUrlEncoder().withoutPadding().encodeToString(claims.toString().getBytes());
+        String payload = Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString(claims.toString().getBytes());
         assertRejected(parts[0] + "." + payload + "." + parts[2], RejectionReason.BAD_SIGNATURE);
     }
 
@@ -84,21 +88,24 @@ class WorkerTokenVerifierTest {
 
     @Test
     void rs256IsRejected() throws Exception {
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("k1").build(), claims().build());
+        SignedJWT jwt = new SignedJWT(
+                new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("k1").build(), claims().build());
         jwt.sign(new RSASSASigner(new RSAKeyGenerator(2048).generate()));
         assertRejected(jwt.serialize(), RejectionReason.BAD_ALGORITHM);
     }
 
     @Test
     void hs512IsRejected() throws Exception {
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS512).keyID("k1").build(), claims().build());
+        SignedJWT jwt = new SignedJWT(
+                new JWSHeader.Builder(JWSAlgorithm.HS512).keyID("k1").build(), claims().build());
         jwt.sign(new MACSigner(new byte[64]));
         assertRejected(jwt.serialize(), RejectionReason.BAD_ALGORITHM);
     }
 
     @Test
     void commandTokenTypeIsNotAWorkerToken() {
-        String token = WorkerTokenForge.sign(acmeKey(), h -> h.keyID("k1").type(new com.nimbusds.jose.JOSEObjectType("cmd+jwt")), claims().build());
+        String token = WorkerTokenForge.sign(
+                acmeKey(), h -> h.keyID("k1").type(new com.nimbusds.jose.JOSEObjectType("cmd+jwt")), claims().build());
         assertRejected(token, RejectionReason.WRONG_TYPE);
     }
 
@@ -114,22 +121,30 @@ class WorkerTokenVerifierTest {
     @Test
     void notYetValidTokenIsRejected() {
         Instant later = clock.instant().plusSeconds(60);
-        String token = WorkerTokenForge.sign(acmeKey(), "k1", claims().notBeforeTime(Date.from(later)).build());
+        String token = WorkerTokenForge.sign(
+                acmeKey(), "k1", claims().notBeforeTime(Date.from(later)).build());
         assertRejected(token, RejectionReason.NOT_YET_VALID);
     }
 
     @Test
     void farFutureIssuedAtIsRejected() {
         Instant future = clock.instant().plus(Duration.ofHours(1));
-        String token = WorkerTokenForge.sign(acmeKey(), "k1", WorkerTokenForge.validClaims("acme", "dev", CONVERSATION, "alice", future)
-                .notBeforeTime(null)
-                .build());
+        String token = WorkerTokenForge.sign(
+                acmeKey(),
+                "k1",
+                WorkerTokenForge.validClaims("acme", "dev", CONVERSATION, "alice", future)
+                        .notBeforeTime(null)
+                        .build());
         assertRejected(token, RejectionReason.ISSUED_IN_FUTURE);
     }
 
     @Test
     void lifetimeLongerThanWeMintIsRejected() {
-        String token = WorkerTokenForge.sign(acmeKey(), "k1", claims().expirationTime(Date.from(clock.instant().plus(Duration.ofDays(1)))).build());
+        String token = WorkerTokenForge.sign(
+                acmeKey(),
+                "k1",
+                claims().expirationTime(Date.from(clock.instant().plus(Duration.ofDays(1))))
+                        .build());
         assertRejected(token, RejectionReason.BAD_CLAIMS);
     }
 
@@ -147,44 +162,73 @@ class WorkerTokenVerifierTest {
         WorkerTokenVerifier afterRotation = new WorkerTokenVerifier(rotatedKeys, rotated, clock);
 
         assertThat(afterRotation.verify(signedWithK1).conversationId()).isEqualTo(CONVERSATION);
-        assertThat(SignedJWT.parse(new WorkerTokenIssuer(rotatedKeys, rotated, clock).issue(scope()).token())
+        assertThat(SignedJWT.parse(new WorkerTokenIssuer(rotatedKeys, rotated, clock)
+                                .issue(scope())
+                                .token())
                         .getHeader()
                         .getKeyID())
                 .isEqualTo("k2");
 
-        TokenProperties k1Removed = TokenTestSupport.properties(List.of(properties.keys().masterKeys().get(1)), "k2");
+        TokenProperties k1Removed = TokenTestSupport.properties(
+                List.of(properties.keys().masterKeys().get(1)), "k2");
         WorkerTokenVerifier afterRemoval = new WorkerTokenVerifier(TestKeys.derivedKeys(k1Removed), k1Removed, clock);
         assertThatThrownBy(() -> afterRemoval.verify(signedWithK1))
-                .isInstanceOfSatisfying(WorkerTokenRejected.class, e -> assertThat(e.reason()).isEqualTo(RejectionReason.UNKNOWN_KID));
+                .isInstanceOfSatisfying(
+                        WorkerTokenRejected.class, e -> assertThat(e.reason()).isEqualTo(RejectionReason.UNKNOWN_KID));
     }
 
     @Test
     void tokenClaimingAnotherTenantEnvironmentFailsItsSignature() {
         // Signed with ACME's key but claiming GLOBEX: the claimed scope selects GLOBEX's key, which does not match.
-        String token = WorkerTokenForge.sign(acmeKey(), "k1", WorkerTokenForge.validClaims("globex", "dev", CONVERSATION, "alice", clock.instant()).build());
+        String token = WorkerTokenForge.sign(
+                acmeKey(),
+                "k1",
+                WorkerTokenForge.validClaims("globex", "dev", CONVERSATION, "alice", clock.instant())
+                        .build());
         assertRejected(token, RejectionReason.BAD_SIGNATURE);
     }
 
     @Test
     void subjectMustMatchTenantEnvironment() {
-        String token = WorkerTokenForge.sign(acmeKey(), "k1", claims().subject("worker:globex/dev").build());
+        String token = WorkerTokenForge.sign(
+                acmeKey(), "k1", claims().subject("worker:globex/dev").build());
         assertRejected(token, RejectionReason.BAD_CLAIMS);
     }
 
     @Test
     void wrongAudienceAndIssuerAreRejected() {
-        assertRejected(WorkerTokenForge.sign(acmeKey(), "k1", claims().audience("talkide-worker").build()), RejectionReason.WRONG_AUDIENCE);
-        assertRejected(WorkerTokenForge.sign(acmeKey(), "k1", claims().issuer("someone-else").build()), RejectionReason.WRONG_ISSUER);
+        assertRejected(
+                WorkerTokenForge.sign(
+                        acmeKey(), "k1", claims().audience("talkide-worker").build()),
+                RejectionReason.WRONG_AUDIENCE);
+        assertRejected(
+                WorkerTokenForge.sign(
+                        acmeKey(), "k1", claims().issuer("someone-else").build()),
+                RejectionReason.WRONG_ISSUER);
     }
 
     @Test
     void missingOrMistypedClaimsAreRejected() {
-        assertRejected(WorkerTokenForge.sign(acmeKey(), "k1", claims().claim("cid", "not-a-uuid").build()), RejectionReason.BAD_CLAIMS);
-        assertRejected(WorkerTokenForge.sign(acmeKey(), "k1", claims().claim("uid", 42).build()), RejectionReason.BAD_CLAIMS);
-        assertRejected(WorkerTokenForge.sign(acmeKey(), "k1", claims().claim("tid", null).build()), RejectionReason.BAD_CLAIMS);
-        assertRejected(WorkerTokenForge.sign(acmeKey(), "k1", claims().claim("tid", "UPPER").build()), RejectionReason.BAD_CLAIMS);
-        assertRejected(WorkerTokenForge.sign(acmeKey(), "k1", claims().expirationTime(null).build()), RejectionReason.BAD_CLAIMS);
-        assertRejected(WorkerTokenForge.sign(acmeKey(), "k1", claims().jwtID(null).build()), RejectionReason.BAD_CLAIMS);
+        assertRejected(
+                WorkerTokenForge.sign(
+                        acmeKey(), "k1", claims().claim("cid", "not-a-uuid").build()),
+                RejectionReason.BAD_CLAIMS);
+        assertRejected(
+                WorkerTokenForge.sign(acmeKey(), "k1", claims().claim("uid", 42).build()), RejectionReason.BAD_CLAIMS);
+        assertRejected(
+                WorkerTokenForge.sign(
+                        acmeKey(), "k1", claims().claim("tid", null).build()),
+                RejectionReason.BAD_CLAIMS);
+        assertRejected(
+                WorkerTokenForge.sign(
+                        acmeKey(), "k1", claims().claim("tid", "UPPER").build()),
+                RejectionReason.BAD_CLAIMS);
+        assertRejected(
+                WorkerTokenForge.sign(
+                        acmeKey(), "k1", claims().expirationTime(null).build()),
+                RejectionReason.BAD_CLAIMS);
+        assertRejected(
+                WorkerTokenForge.sign(acmeKey(), "k1", claims().jwtID(null).build()), RejectionReason.BAD_CLAIMS);
     }
 
     @Test
@@ -192,7 +236,9 @@ class WorkerTokenVerifierTest {
         assertRejected("not-a-token", RejectionReason.MALFORMED);
         assertRejected("a.b.c", RejectionReason.MALFORMED);
         assertRejected("%%%.@@@.***", RejectionReason.MALFORMED);
-        String header = Base64.getUrlEncoder().withoutPadding().encodeToString("{\"alg\":\"HS256\",\"kid\":\"k1\",\"typ\":\"wt+jwt\"}".getBytes());
+        String header = Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString("{\"alg\":\"HS256\",\"kid\":\"k1\",\"typ\":\"wt+jwt\"}".getBytes());
         String notJson = Base64.getUrlEncoder().withoutPadding().encodeToString("{not json".getBytes());
         assertRejected(header + "." + notJson + ".c2ln", RejectionReason.MALFORMED);
     }
@@ -202,7 +248,8 @@ class WorkerTokenVerifierTest {
         String token = issuer.issue(scope()).token();
         int signatureStart = token.lastIndexOf('.') + 1;
         assertRejected(token + "=", RejectionReason.MALFORMED);
-        assertRejected(token.substring(0, signatureStart) + "=" + token.substring(signatureStart), RejectionReason.MALFORMED);
+        assertRejected(
+                token.substring(0, signatureStart) + "=" + token.substring(signatureStart), RejectionReason.MALFORMED);
         assertRejected(token.replace('.', '\u002e') + " ", RejectionReason.MALFORMED);
         // 43 base64url characters carry 258 bits for a 256-bit MAC: flipping the 2 spare bits keeps the bytes.
         char last = token.charAt(token.length() - 1);
@@ -241,6 +288,7 @@ class WorkerTokenVerifierTest {
 
     private void assertRejected(String token, RejectionReason reason) {
         assertThatThrownBy(() -> verifier.verify(token))
-                .isInstanceOfSatisfying(WorkerTokenRejected.class, e -> assertThat(e.reason()).isEqualTo(reason));
+                .isInstanceOfSatisfying(
+                        WorkerTokenRejected.class, e -> assertThat(e.reason()).isEqualTo(reason));
     }
 }

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh machine: starts or installs what the tests need, then runs
+# every test (H2 and PostgreSQL runs) with the same Maven wrapper as the run command.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# PostgreSQL at 127.0.0.1:5432 (trust auth, database "test"): start the local cluster if it is down.
+# Elsewhere, point TALKIDE_TEST_POSTGRES_URL at one, or let Testcontainers start one where Docker runs.
+if [ -z "${TALKIDE_TEST_POSTGRES_URL:-}" ] && command -v pg_isready >/dev/null 2>&1; then
+  if ! pg_isready -h 127.0.0.1 -p 5432 -q; then
+    echo "Starting PostgreSQL..."
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -n 1)" main start
+    for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
+  fi
+  psql -h 127.0.0.1 -U postgres -tAc "select 1 from pg_database where datname = 'test'" | grep -q 1 \
+    || psql -h 127.0.0.1 -U postgres -c "create database test"
+fi
+
+exec ./mvnw -B -ntp verify "$@"

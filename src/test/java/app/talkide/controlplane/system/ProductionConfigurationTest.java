@@ -19,7 +19,8 @@ class ProductionConfigurationTest {
                 .hasMessageContaining("TALKIDE_DATABASE_URL")
                 .hasMessageContaining("TALKIDE_MASTER_KEYS")
                 .hasMessageContaining("TALKIDE_ACTIVE_KID")
-                .hasMessageContaining("TALKIDE_OIDC_ISSUER_URI");
+                .hasMessageContaining("TALKIDE_OIDC_ISSUER_URI")
+                .hasMessageContaining("ANTHROPIC_API_KEY");
     }
 
     @Test

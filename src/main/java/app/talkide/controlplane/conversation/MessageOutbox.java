@@ -1,0 +1,21 @@
+package app.talkide.controlplane.conversation;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Messages users sent, persisted before they are acknowledged (202) and kept until a worker has
+ * accepted them. The worker side delivers them in order, one turn at a time per conversation.
+ */
+public interface MessageOutbox {
+
+    /** The oldest message of the conversation not yet accepted by its worker. */
+    Optional<OutboxMessage> nextUndelivered(UUID conversationId);
+
+    /** Conversations that have at least one undelivered message (e.g. to resume after a restart). */
+    List<UUID> conversationsWithUndelivered();
+
+    /** Records that the worker accepted the message; idempotent. */
+    void markDelivered(UUID messageId);
+}

@@ -44,6 +44,13 @@ final class SessionRoutes implements HttpHandler {
             if (!authentication.admit(exchange, body)) {
                 return;
             }
+            routeSafely(exchange, body);
+        }
+    }
+
+    /** Bad input becomes a problem answer on the still-open exchange, never a dropped connection. */
+    private void routeSafely(HttpExchange exchange, byte[] body) throws IOException {
+        try {
             route(exchange, body);
         } catch (JacksonException | BadRequest e) {
             HttpExchanges.problem(exchange, 400, "bad-request", "Bad request", e.getMessage());

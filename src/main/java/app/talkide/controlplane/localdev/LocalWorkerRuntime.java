@@ -41,6 +41,8 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
     private final Map<TenantEnvironmentId, ReferenceWorker> workers = new ConcurrentHashMap<>();
     /** A restarted worker comes back on its old port, like a pod behind its Service. */
     private final Map<TenantEnvironmentId, Integer> ports = new HashMap<>();
+    /** Stopped on purpose: stays down until started again, like a pod that is restarting. */
+    private final java.util.Set<TenantEnvironmentId> stopped = ConcurrentHashMap.newKeySet();
 
     private volatile URI controlPlane;
     private volatile boolean running;
@@ -76,6 +78,9 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
         if (controlPlane == null || !running) {
             return unavailable(tenantEnvironment, WorkerReadiness.STARTING, "The control plane is still starting.");
         }
+        if (stopped.contains(tenantEnvironment)) {
+            return unavailable(tenantEnvironment, WorkerReadiness.STARTING, "The worker is restarting.");
+        }
         if (tenantEnvironments.find(tenantEnvironment).isEmpty()) {
             return unavailable(tenantEnvironment, WorkerReadiness.UNAVAILABLE, "No such tenant-environment.");
         }
@@ -85,8 +90,12 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
                 .orElseGet(() -> unavailable(tenantEnvironment, WorkerReadiness.STARTING, "The worker is stopped."));
     }
 
-    /** Stops the tenant-environment's worker as a crash would: running turns die, streams are cut. */
+    /**
+     * Stops the tenant-environment's worker as a crash would (running turns die, streams are cut); it stays
+     * down until {@link #start} is called.
+     */
     public synchronized void stopWorker(TenantEnvironmentId tenantEnvironment) {
+        stopped.add(tenantEnvironment);
         ReferenceWorker worker = workers.remove(tenantEnvironment);
         if (worker != null) {
             worker.stop();
@@ -104,6 +113,7 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
         if (controlPlane == null || !running) {
             return Optional.empty();
         }
+        stopped.remove(tenantEnvironment);
         Path home = workerDir.resolve(tenantEnvironment.namespace());
         Path secretDir = home.resolve("secret");
         secrets.ensure(secretDir, tenantEnvironment);

@@ -202,6 +202,17 @@ public class WorkerStreams implements SmartLifecycle {
         consumers.clear();
     }
 
+    /** Stops consuming without handing anything over, as a killed replica would (failover tests). */
+    void abandon() {
+        ScheduledExecutorService running = ticker;
+        ticker = null;
+        if (running != null) {
+            running.shutdownNow();
+        }
+        consumers.values().forEach(StreamConsumer::stop);
+        consumers.clear();
+    }
+
     @Override
     public boolean isRunning() {
         return ticker != null;

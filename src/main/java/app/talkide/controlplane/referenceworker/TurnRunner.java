@@ -171,11 +171,7 @@ final class TurnRunner {
                     usage.add(data.path("usage"), true);
                 }
                 case "message_stop" -> stopped = true;
-                case "error" ->
-                    throw new TurnFailure(
-                            TurnFailure.UPSTREAM_ERROR,
-                            "The model stream ended with an error: "
-                                    + data.path("error").path("message").asString("unknown"));
+                case "error" -> throw streamError(data.path("error"));
                 default -> {
                     // ping and future event types carry nothing a turn needs
                 }
@@ -201,6 +197,19 @@ final class TurnRunner {
         }
         reply.content = content;
         return reply;
+    }
+
+    /**
+     * An {@code error} event after the stream started. The gateway ends a stream whose spending limit ran
+     * out mid-answer with a {@code rate_limit_error} that says so (no header can be sent any more).
+     */
+    private static TurnFailure streamError(JsonNode error) {
+        String message = error.path("message").asString("unknown");
+        if (error.path("type").asString("").equals("rate_limit_error")
+                && message.toLowerCase(java.util.Locale.ROOT).contains("spending limit")) {
+            return new TurnFailure(TurnFailure.BUDGET_EXCEEDED, message);
+        }
+        return new TurnFailure(TurnFailure.UPSTREAM_ERROR, "The model stream ended with an error: " + message);
     }
 
     private ArrayNode runTools(Session session, RunningTurn turn, List<ObjectNode> toolUses) {

@@ -145,6 +145,17 @@ class ReferenceWorkerTest {
     }
 
     @Test
+    void spendingLimitReachedMidStreamFailsTheTurnAsBudgetExceeded() {
+        String cut = AnthropicStreams.text("partial").replaceAll("(?s)event: message_delta.*", "")
+                + "event: error\ndata: "
+                + AnthropicStreams.error("rate_limit_error", "Spending limit reached: stopped.")
+                + "\n\n";
+        stubGateway(ok().withHeader("Content-Type", "text/event-stream").withBody(cut));
+
+        assertThat(failureOfOneTurn().get("type").asString()).isEqualTo("budget_exceeded");
+    }
+
+    @Test
     void otherGatewayErrorsFailTheTurnAsUpstreamError() {
         stubGateway(aResponse()
                 .withStatus(429)

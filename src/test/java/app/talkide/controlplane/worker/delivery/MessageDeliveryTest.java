@@ -23,6 +23,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * Delivery from the outbox to the embedded reference worker over real HTTP, and the worker stream back
@@ -30,6 +31,8 @@ import org.springframework.context.ApplicationEventPublisher;
  * the full flow with a model answer is in the end-to-end tests.)
  */
 @DatabaseTest
+// A context of its own (own properties): close it afterwards so its connection pool does not linger.
+@DirtiesContext
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"talkide.worker.delivery.initial-backoff=50ms", "talkide.worker.delivery.max-backoff=500ms"})

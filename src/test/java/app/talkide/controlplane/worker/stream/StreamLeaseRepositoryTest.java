@@ -14,9 +14,12 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Import;
+import org.springframework.test.annotation.DirtiesContext;
 
 /** The lease rules that make exactly one replica consume a worker stream, on the real database. */
 @DatabaseTest
+// A context of its own (own properties): close it afterwards so its connection pool does not linger.
+@DirtiesContext
 @SpringBootTest
 @Import(ClockTestConfiguration.class)
 class StreamLeaseRepositoryTest {

@@ -41,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
+import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * Two "replicas" (two {@link WorkerStreams} with their own lease holder ids) on one database and one
@@ -49,6 +50,8 @@ import org.springframework.context.ApplicationContext;
  * the worker's events, each once, in the worker's order.
  */
 @DatabaseTest
+// A context of its own (own properties): close it afterwards so its connection pool does not linger.
+@DirtiesContext
 @SpringBootTest(
         properties = {
             "talkide.worker.stream.lease-ttl=1s",

@@ -5,7 +5,8 @@ import com.sun.net.httpserver.HttpHandler;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -14,17 +15,20 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The simulator's front door: {@code POST /v1/messages} and {@code POST /v1/messages/count_tokens}
  * (any query string, e.g. {@code ?beta=true}, and any {@code anthropic-beta} are accepted). Checks
- * run in the order the real API applies them: path, method, {@code x-api-key},
+ * run in the order the real API applies them: path, method, key,
  * {@code anthropic-version}, body size, body.
  */
 final class ApiHandler implements HttpHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
-    private static final Set<String> VERSIONS = Set.of("2023-06-01", "2023-01-01");
+    private static final String BEARER = "Bearer ";
+    /** API versions are dates; SDKs send newer ones than {@code 2023-06-01} (3.x sends 2026-10-21). */
+    private static final Pattern VERSION = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
 
     private final SimulatorProperties properties;
     private final byte[] apiKey;
     private final MessagesEndpoint messages;
+    private final AtomicInteger inFlight = new AtomicInteger();
 
     ApiHandler(SimulatorProperties properties, String apiKey, PromptCache cache) {
         this.properties = properties;
@@ -35,6 +39,7 @@ final class ApiHandler implements HttpHandler {
     @Override
     public void handle(HttpExchange exchange) {
         String requestId = Ids.request();
+        inFlight.incrementAndGet();
         try {
             boolean countTokens = route(exchange);
             authenticate(exchange);
@@ -59,7 +64,13 @@ final class ApiHandler implements HttpHandler {
             respond(exchange, new ApiError(500, "Internal server error"), requestId);
         } finally {
             exchange.close();
+            inFlight.decrementAndGet();
         }
+    }
+
+    /** Requests being answered right now; a stream counts until its last event is written or it is abandoned. */
+    int inFlight() {
+        return inFlight.get();
     }
 
     private static boolean route(HttpExchange exchange) {
@@ -74,21 +85,33 @@ final class ApiHandler implements HttpHandler {
         return countTokens;
     }
 
+    /**
+     * The key arrives as {@code x-api-key} (what the gateway sends) or, as the official SDKs from 3.x on
+     * send it, as {@code Authorization: Bearer}; the real API takes both.
+     */
     private void authenticate(HttpExchange exchange) {
         String key = exchange.getRequestHeaders().getFirst("x-api-key");
-        if (key == null || key.isEmpty()) {
+        String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        if ((key == null || key.isEmpty()) && authorization != null && authorization.startsWith(BEARER)) {
+            if (!matches(authorization.substring(BEARER.length()))) {
+                throw new ApiError(401, "invalid bearer token");
+            }
+        } else if (key == null || key.isEmpty()) {
             throw new ApiError(401, "x-api-key header is required");
-        }
-        if (!MessageDigest.isEqual(apiKey, key.getBytes(StandardCharsets.UTF_8))) {
+        } else if (!matches(key)) {
             throw new ApiError(401, "invalid x-api-key");
         }
         String version = exchange.getRequestHeaders().getFirst("anthropic-version");
         if (version == null || version.isBlank()) {
             throw ApiError.invalidRequest("anthropic-version: header is required");
         }
-        if (!VERSIONS.contains(version.strip())) {
+        if (!VERSION.matcher(version.strip()).matches()) {
             throw ApiError.invalidRequest("anthropic-version: unknown version " + version.strip());
         }
+    }
+
+    private boolean matches(String candidate) {
+        return MessageDigest.isEqual(apiKey, candidate.getBytes(StandardCharsets.UTF_8));
     }
 
     private static void respond(HttpExchange exchange, ApiError error, String requestId) {

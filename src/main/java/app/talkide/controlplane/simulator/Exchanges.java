@@ -15,16 +15,20 @@ final class Exchanges {
 
     private Exchanges() {}
 
-    /** The body, refused with 413 past {@code maxBytes} (checked on the declared length first, then as read). */
+    /**
+     * The body, refused with 413 past {@code maxBytes} (checked on the declared length first, then as
+     * read). A refused body is still read off the connection, up to a bound, so the client (which sends
+     * the whole body before it reads) gets the 413 instead of a reset connection.
+     */
     static byte[] body(HttpExchange exchange, long maxBytes) throws IOException {
         String declared = exchange.getRequestHeaders().getFirst("Content-Length");
-        if (declared != null && parseLength(declared) > maxBytes) {
-            throw tooLarge(maxBytes);
-        }
         try (InputStream in = exchange.getRequestBody()) {
+            if (declared != null && parseLength(declared) > maxBytes) {
+                throw tooLarge(in, maxBytes);
+            }
             byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
             if (body.length > maxBytes) {
-                throw tooLarge(maxBytes);
+                throw tooLarge(in, maxBytes);
             }
             return body;
         }
@@ -66,7 +70,13 @@ final class Exchanges {
         }
     }
 
-    private static ApiError tooLarge(long maxBytes) {
+    private static ApiError tooLarge(InputStream in, long maxBytes) throws IOException {
+        // Past four times the limit the client is not worth the bandwidth: the connection just closes.
+        long left = maxBytes * 4;
+        byte[] buffer = new byte[16 * 1024];
+        for (int read; left > 0 && (read = in.read(buffer)) != -1; ) {
+            left -= read;
+        }
         return new ApiError(413, "Request exceeds the maximum allowed size of " + maxBytes + " bytes");
     }
 }

@@ -19,12 +19,14 @@ final class SimulatorServer implements AutoCloseable {
 
     private final HttpServer server;
     private final ExecutorService requests;
+    private final ApiHandler handler;
     private final String apiKey;
     private final URI baseUrl;
 
-    private SimulatorServer(HttpServer server, ExecutorService requests, String apiKey) {
+    private SimulatorServer(HttpServer server, ExecutorService requests, ApiHandler handler, String apiKey) {
         this.server = server;
         this.requests = requests;
+        this.handler = handler;
         this.apiKey = apiKey;
         this.baseUrl = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
     }
@@ -37,10 +39,11 @@ final class SimulatorServer implements AutoCloseable {
             ExecutorService requests = Executors.newThreadPerTaskExecutor(
                     Thread.ofVirtual().name("anthropic-simulator-", 0).factory());
             server.setExecutor(requests);
-            server.createContext(
-                    "/", new ApiHandler(properties, apiKey, new PromptCache(clock, properties.minCacheableTokens())));
+            ApiHandler handler =
+                    new ApiHandler(properties, apiKey, new PromptCache(clock, properties.minCacheableTokens()));
+            server.createContext("/", handler);
             server.start();
-            return new SimulatorServer(server, requests, apiKey);
+            return new SimulatorServer(server, requests, handler, apiKey);
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "The Anthropic simulator could not listen on 127.0.0.1:" + properties.port(), e);
@@ -54,6 +57,11 @@ final class SimulatorServer implements AutoCloseable {
     /** The placeholder key this server accepts, and nothing else. */
     String apiKey() {
         return apiKey;
+    }
+
+    /** Requests (streams included) being answered right now. */
+    int requestsInFlight() {
+        return handler.inFlight();
     }
 
     @Override

@@ -99,19 +99,28 @@ class SimulatorErrorsTest {
         TestHttp.Response wrong =
                 simulator.post(MESSAGES, body, "x-api-key", "sk-ant-not-the-one", "anthropic-version", "2023-06-01");
         TestHttp.Response missing = simulator.post(MESSAGES, body, "anthropic-version", "2023-06-01");
-        TestHttp.Response bearerOnly = simulator.post(
+        TestHttp.Response wrongBearer = simulator.post(
+                MESSAGES, body, "Authorization", "Bearer sk-ant-not-the-one", "anthropic-version", "2023-06-01");
+
+        assertThat(message(assertError(wrong, 401, "authentication_error"))).isEqualTo("invalid x-api-key");
+        assertThat(message(assertError(missing, 401, "authentication_error")))
+                .isEqualTo("x-api-key header is required");
+        assertThat(message(assertError(wrongBearer, 401, "authentication_error")))
+                .isEqualTo("invalid bearer token");
+        assertThat(wrong.body()).doesNotContain(simulator.server.apiKey()).doesNotContain("sk-ant-not-the-one");
+    }
+
+    @Test
+    void theKeyIsAlsoAcceptedAsABearerTokenAsTheOfficialSdkSendsIt() {
+        TestHttp.Response bearer = simulator.post(
                 MESSAGES,
-                body,
+                request("hi").toString(),
                 "Authorization",
                 "Bearer " + simulator.server.apiKey(),
                 "anthropic-version",
                 "2023-06-01");
 
-        assertThat(message(assertError(wrong, 401, "authentication_error"))).isEqualTo("invalid x-api-key");
-        assertThat(message(assertError(missing, 401, "authentication_error")))
-                .isEqualTo("x-api-key header is required");
-        assertError(bearerOnly, 401, "authentication_error");
-        assertThat(wrong.body()).doesNotContain(simulator.server.apiKey()).doesNotContain("sk-ant-not-the-one");
+        assertThat(bearer.status()).isEqualTo(200);
     }
 
     @Test

@@ -35,8 +35,9 @@ record Markers(
 
     static final Markers NONE = new Markers(null, false, null, null, null);
 
-    private static final Pattern MARKER =
-            Pattern.compile("\\[\\[sim:([a-z_]+)(?:=([^\\]\\s]*))?(?:\\s+(\\{.*?\\}))?\\]\\]", Pattern.DOTALL);
+    // The JSON part is bounded so a hostile prompt full of unclosed markers cannot make matching quadratic.
+    private static final Pattern MARKER = Pattern.compile(
+            "\\[\\[sim:([a-z_]+)(?:=([^\\]\\s]{0,64}))?(?:\\s+(\\{.{0,4096}?\\}))?\\]\\]", Pattern.DOTALL);
     private static final Duration MAX_SLOW_DELAY = Duration.ofSeconds(60);
     private static final int MAX_LENGTH = 200_000;
 
@@ -84,10 +85,10 @@ record Markers(
                 default -> throw unknown(marker.group());
             }
         }
-        int leftover = strip(prompt).indexOf("[[sim:");
+        String rest = strip(prompt);
+        int leftover = rest.indexOf("[[sim:");
         if (leftover >= 0) {
-            String fragment = prompt.substring(prompt.indexOf("[[sim:"));
-            throw unknown(fragment.substring(0, Math.min(fragment.length(), 40)));
+            throw unknown(rest.substring(leftover, Math.min(rest.length(), leftover + 40)));
         }
         return new Markers(toolCall, overloaded, slowDelay, length, status);
     }

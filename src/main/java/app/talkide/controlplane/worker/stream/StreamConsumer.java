@@ -54,6 +54,7 @@ final class StreamConsumer implements Runnable {
     private volatile Instant lastCursorWrite = Instant.EPOCH;
     private volatile Instant idleSince;
     private volatile boolean turnRunning;
+    private boolean warnedUnauthorized;
     volatile long demandSeen;
 
     StreamConsumer(
@@ -108,7 +109,19 @@ final class StreamConsumer implements Runnable {
             } catch (SessionUnknown unknown) {
                 // The worker lost or never had the session: reopen it (resuming its transcript) and reconnect.
                 reopen(location);
-            } catch (WorkerCallFailed | IOException e) {
+            } catch (WorkerCallFailed e) {
+                if (running && (e.status() == 401 || e.status() == 403) && !warnedUnauthorized) {
+                    // The worker refuses our command tokens: its Secret's command key is not ours (an operator's
+                    // problem, e.g. a master-key rotation the worker has not picked up). Say it once, keep trying.
+                    warnedUnauthorized = true;
+                    log.warn(
+                            "The worker of {} refuses the control plane's command tokens: {}",
+                            scope.tenantEnvironment(),
+                            e.getMessage());
+                } else if (running) {
+                    log.debug("Worker stream of {} unavailable: {}", scope.conversationId(), e.getMessage());
+                }
+            } catch (IOException e) {
                 if (running) {
                     log.debug("Worker stream of {} broke: {}", scope.conversationId(), e.getMessage());
                 }

@@ -29,6 +29,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -194,6 +195,12 @@ class MessageDelivery implements SmartLifecycle {
         };
     }
 
+    /** After a restart, once this instance serves requests (a local worker needs its gateway up). */
+    @EventListener(ApplicationReadyEvent.class)
+    void resumeAfterStart() {
+        sweep();
+    }
+
     /** Resumes whatever was accepted but not delivered: after a restart, and periodically for messages a dead replica had taken. */
     void sweep() {
         outbox.conversationsWithUndelivered().forEach(this::schedule);
@@ -213,7 +220,7 @@ class MessageDelivery implements SmartLifecycle {
                         log.warn("Delivery sweep failed: {}", e.getMessage());
                     }
                 },
-                0,
+                every,
                 every,
                 TimeUnit.MILLISECONDS);
     }

@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
@@ -39,13 +38,13 @@ final class TurnRunner {
     }
 
     void run(Session session, RunningTurn turn, String text) {
-        Usage usage = new Usage();
+        ModelReplyReader.Usage usage = new ModelReplyReader.Usage();
         try {
             session.appendTranscript(
                     message("user", HttpExchanges.JSON.getNodeFactory().stringNode(text)));
             String stopReason = null;
             for (int call = 0; call < MAX_MODEL_CALLS && stopReason == null; call++) {
-                ModelReply reply = callModel(session, turn, usage);
+                ModelReplyReader.ModelReply reply = callModel(session, turn, usage);
                 session.appendTranscript(message("assistant", reply.content));
                 if (reply.toolUses.isEmpty() || !"tool_use".equals(reply.stopReason)) {
                     stopReason = reply.stopReason;
@@ -86,7 +85,7 @@ final class TurnRunner {
         session.finishTurn(turn, "turn.failed", failed);
     }
 
-    private ModelReply callModel(Session session, RunningTurn turn, Usage usage)
+    private ModelReplyReader.ModelReply callModel(Session session, RunningTurn turn, ModelReplyReader.Usage usage)
             throws IOException, InterruptedException, TurnFailure {
         ObjectNode body = HttpExchanges.JSON
                 .createObjectNode()
@@ -110,7 +109,7 @@ final class TurnRunner {
             if (response.statusCode() != 200) {
                 throw failureOf(response, in);
             }
-            return readReply(session, turn, new AnthropicStreamReader(in), usage);
+            return ModelReplyReader.read(session, turn, new AnthropicStreamReader(in), usage);
         } finally {
             turn.reading(null);
         }
@@ -139,79 +138,6 @@ final class TurnRunner {
         }
     }
 
-    private ModelReply readReply(Session session, RunningTurn turn, AnthropicStreamReader reader, Usage usage)
-            throws IOException, TurnFailure {
-        ModelReply reply = new ModelReply();
-        List<ObjectNode> blocks = new ArrayList<>();
-        List<StringBuilder> partialJson = new ArrayList<>();
-        AnthropicStreamReader.StreamEvent event;
-        boolean stopped = false;
-        while ((event = reader.next()) != null) {
-            JsonNode data = event.data();
-            switch (event.name()) {
-                case "message_start" -> usage.add(data.path("message").path("usage"), false);
-                case "content_block_start" -> {
-                    blocks.add(((ObjectNode) data.path("content_block")).deepCopy());
-                    partialJson.add(new StringBuilder());
-                }
-                case "content_block_delta" -> {
-                    int index = Math.min(data.path("index").asInt(0), blocks.size() - 1);
-                    JsonNode delta = data.path("delta");
-                    if (delta.path("type").asString("").equals("text_delta") && index >= 0) {
-                        String text = delta.path("text").asString("");
-                        ObjectNode block = blocks.get(index);
-                        block.put("text", block.path("text").asString("") + text);
-                        session.emit("text.delta", turnData(turn).put("text", text));
-                    } else if (delta.path("type").asString("").equals("input_json_delta") && index >= 0) {
-                        partialJson.get(index).append(delta.path("partial_json").asString(""));
-                    }
-                }
-                case "message_delta" -> {
-                    reply.stopReason = data.path("delta").path("stop_reason").asString(null);
-                    usage.add(data.path("usage"), true);
-                }
-                case "message_stop" -> stopped = true;
-                case "error" -> throw streamError(data.path("error"));
-                default -> {
-                    // ping and future event types carry nothing a turn needs
-                }
-            }
-            if (stopped) {
-                break;
-            }
-        }
-        if (!stopped) {
-            throw new IOException("the model stream ended before message_stop");
-        }
-        ArrayNode content = HttpExchanges.JSON.createArrayNode();
-        for (int i = 0; i < blocks.size(); i++) {
-            ObjectNode block = blocks.get(i);
-            if (block.path("type").asString("").equals("tool_use")) {
-                String json = partialJson.get(i).toString();
-                block.set(
-                        "input",
-                        json.isBlank() ? HttpExchanges.JSON.createObjectNode() : HttpExchanges.JSON.readTree(json));
-                reply.toolUses.add(block);
-            }
-            content.add(block);
-        }
-        reply.content = content;
-        return reply;
-    }
-
-    /**
-     * An {@code error} event after the stream started. The gateway ends a stream whose spending limit ran
-     * out mid-answer with a {@code rate_limit_error} that says so (no header can be sent any more).
-     */
-    private static TurnFailure streamError(JsonNode error) {
-        String message = error.path("message").asString("unknown");
-        if (error.path("type").asString("").equals("rate_limit_error")
-                && message.toLowerCase(java.util.Locale.ROOT).contains("spending limit")) {
-            return new TurnFailure(TurnFailure.BUDGET_EXCEEDED, message);
-        }
-        return new TurnFailure(TurnFailure.UPSTREAM_ERROR, "The model stream ended with an error: " + message);
-    }
-
     private ArrayNode runTools(Session session, RunningTurn turn, List<ObjectNode> toolUses) {
         ArrayNode results = HttpExchanges.JSON.createArrayNode();
         for (ObjectNode toolUse : toolUses) {
@@ -238,7 +164,7 @@ final class TurnRunner {
         return results;
     }
 
-    private static ObjectNode turnData(RunningTurn turn) {
+    static ObjectNode turnData(RunningTurn turn) {
         return HttpExchanges.JSON
                 .createObjectNode()
                 .put("turnId", turn.id().toString())
@@ -249,44 +175,5 @@ final class TurnRunner {
         ObjectNode message = HttpExchanges.JSON.createObjectNode().put("role", role);
         message.set("content", content);
         return message;
-    }
-
-    private static final class ModelReply {
-        String stopReason;
-        ArrayNode content;
-        final List<ObjectNode> toolUses = new ArrayList<>();
-    }
-
-    /** Token counts summed over the turn's model calls ({@code message_delta} counts are cumulative). */
-    private static final class Usage {
-        long input;
-        long output;
-        long cacheCreation;
-        long cacheRead;
-        private long callOutput;
-
-        void add(JsonNode usage, boolean delta) {
-            if (usage.isMissingNode() || usage.isNull()) {
-                return;
-            }
-            if (!delta) {
-                input += usage.path("input_tokens").asLong(0);
-                cacheCreation += usage.path("cache_creation_input_tokens").asLong(0);
-                cacheRead += usage.path("cache_read_input_tokens").asLong(0);
-                callOutput = 0;
-            }
-            long cumulative = usage.path("output_tokens").asLong(callOutput);
-            output += cumulative - callOutput;
-            callOutput = cumulative;
-        }
-
-        ObjectNode toJson() {
-            return HttpExchanges.JSON
-                    .createObjectNode()
-                    .put("inputTokens", input)
-                    .put("outputTokens", output)
-                    .put("cacheCreationInputTokens", cacheCreation)
-                    .put("cacheReadInputTokens", cacheRead);
-        }
     }
 }

@@ -4,8 +4,8 @@ import app.talkide.controlplane.conversation.ConversationDirectory;
 import app.talkide.controlplane.conversation.ConversationScope;
 import app.talkide.controlplane.conversation.InterruptRequested;
 import app.talkide.controlplane.worker.WorkerLocation;
+import app.talkide.controlplane.worker.WorkerLocator;
 import app.talkide.controlplane.worker.WorkerProperties;
-import app.talkide.controlplane.worker.WorkerRuntime;
 import app.talkide.controlplane.worker.client.WorkerCallFailed;
 import app.talkide.controlplane.worker.client.WorkerClient;
 import app.talkide.controlplane.worker.stream.WorkerStatusNotices;
@@ -22,14 +22,14 @@ class InterruptForwarder {
     private static final int ATTEMPTS = 3;
 
     private final ConversationDirectory directory;
-    private final WorkerRuntime runtime;
+    private final WorkerLocator runtime;
     private final WorkerClient client;
     private final WorkerStatusNotices notices;
     private final WorkerProperties.Delivery settings;
 
     InterruptForwarder(
             ConversationDirectory directory,
-            WorkerRuntime runtime,
+            WorkerLocator runtime,
             WorkerClient client,
             WorkerStatusNotices notices,
             WorkerProperties properties) {

@@ -8,9 +8,9 @@ import app.talkide.controlplane.conversation.MessageOutbox;
 import app.talkide.controlplane.conversation.NewConversationEvent;
 import app.talkide.controlplane.conversation.OutboxMessage;
 import app.talkide.controlplane.worker.WorkerLocation;
+import app.talkide.controlplane.worker.WorkerLocator;
 import app.talkide.controlplane.worker.WorkerProperties;
 import app.talkide.controlplane.worker.WorkerReadiness;
-import app.talkide.controlplane.worker.WorkerRuntime;
 import app.talkide.controlplane.worker.client.MessageOutcome;
 import app.talkide.controlplane.worker.client.SessionUnknown;
 import app.talkide.controlplane.worker.client.WorkerCallFailed;
@@ -50,7 +50,7 @@ class MessageDelivery implements SmartLifecycle {
 
     private final MessageOutbox outbox;
     private final ConversationDirectory directory;
-    private final WorkerRuntime runtime;
+    private final WorkerLocator runtime;
     private final WorkerClient client;
     private final WorkerStreams streams;
     private final TurnEnds turnEnds;
@@ -66,7 +66,7 @@ class MessageDelivery implements SmartLifecycle {
     MessageDelivery(
             MessageOutbox outbox,
             ConversationDirectory directory,
-            WorkerRuntime runtime,
+            WorkerLocator runtime,
             WorkerClient client,
             WorkerStreams streams,
             TurnEnds turnEnds,

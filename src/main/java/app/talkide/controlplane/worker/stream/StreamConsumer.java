@@ -4,8 +4,8 @@ import app.talkide.controlplane.conversation.ConversationEventLog;
 import app.talkide.controlplane.conversation.ConversationScope;
 import app.talkide.controlplane.conversation.NewConversationEvent;
 import app.talkide.controlplane.worker.WorkerLocation;
+import app.talkide.controlplane.worker.WorkerLocator;
 import app.talkide.controlplane.worker.WorkerProperties;
-import app.talkide.controlplane.worker.WorkerRuntime;
 import app.talkide.controlplane.worker.client.SessionUnknown;
 import app.talkide.controlplane.worker.client.SseEventReader.SseEvent;
 import app.talkide.controlplane.worker.client.WorkerCallFailed;
@@ -35,7 +35,7 @@ final class StreamConsumer implements Runnable {
 
     private final ConversationScope scope;
     private final String holder;
-    private final WorkerRuntime runtime;
+    private final WorkerLocator runtime;
     private final WorkerClient client;
     private final ConversationEventLog eventLog;
     private final StreamLeaseRepository leases;
@@ -61,7 +61,7 @@ final class StreamConsumer implements Runnable {
             ConversationScope scope,
             StreamLease lease,
             String holder,
-            WorkerRuntime runtime,
+            WorkerLocator runtime,
             WorkerClient client,
             ConversationEventLog eventLog,
             StreamLeaseRepository leases,

@@ -3,10 +3,10 @@ package app.talkide.controlplane.worker.stream;
 import app.talkide.controlplane.conversation.ConversationDirectory;
 import app.talkide.controlplane.conversation.ConversationEventLog;
 import app.talkide.controlplane.conversation.ConversationScope;
+import app.talkide.controlplane.worker.WorkerLocator;
 import app.talkide.controlplane.worker.WorkerProperties;
 import app.talkide.controlplane.worker.WorkerReadiness;
 import app.talkide.controlplane.worker.WorkerReadinessChanged;
-import app.talkide.controlplane.worker.WorkerRuntime;
 import app.talkide.controlplane.worker.client.WorkerClient;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -38,7 +38,7 @@ public class WorkerStreams implements SmartLifecycle {
     private final Map<UUID, StreamConsumer> consumers = new ConcurrentHashMap<>();
     private final StreamLeaseRepository leases;
     private final ConversationDirectory directory;
-    private final WorkerRuntime runtime;
+    private final WorkerLocator runtime;
     private final WorkerClient client;
     private final ConversationEventLog eventLog;
     private final TurnEnds turnEnds;
@@ -51,7 +51,7 @@ public class WorkerStreams implements SmartLifecycle {
     WorkerStreams(
             StreamLeaseRepository leases,
             ConversationDirectory directory,
-            WorkerRuntime runtime,
+            WorkerLocator runtime,
             WorkerClient client,
             ConversationEventLog eventLog,
             TurnEnds turnEnds,

@@ -20,6 +20,7 @@ import app.talkide.controlplane.support.WorkerContractClient;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.token.command.CommandKeys;
 import app.talkide.controlplane.token.command.TestCommandSigning;
+import app.talkide.controlplane.worker.TestWorkerLocators;
 import app.talkide.controlplane.worker.WorkerLocation;
 import app.talkide.controlplane.worker.WorkerProperties;
 import app.talkide.controlplane.worker.WorkerReadiness;
@@ -200,7 +201,7 @@ class WorkerStreamFailoverTest {
         return new WorkerStreams(
                 leases,
                 directory,
-                runtime,
+                TestWorkerLocators.fixed(runtime, properties),
                 client,
                 eventLog,
                 new TurnEnds(),

@@ -13,6 +13,7 @@ public sealed interface BudgetDecision {
      * @param retryAfter when trying again can succeed, if that is known
      * @param retryable false when the limit is spent for the period, so clients should not retry
      */
-    record Denied(DenialReason reason, String message, @Nullable Duration retryAfter, boolean retryable)
+    record Denied(
+            DenialReason reason, String message, @Nullable Duration retryAfter, boolean retryable)
             implements BudgetDecision {}
 }

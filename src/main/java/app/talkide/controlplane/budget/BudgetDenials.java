@@ -18,7 +18,8 @@ final class BudgetDenials {
                     ? "Spending limit reached: " + Money.format(spent) + " of " + Money.format(limit)
                             + " used this period. It resets at " + now.periodEnd() + "."
                     : "Spending limit: this call needs about " + Money.format(amount) + " but " + Money.format(left)
-                            + " of your " + Money.format(limit) + " limit is left (" + Money.format(row.reservedMicros())
+                            + " of your " + Money.format(limit) + " limit is left ("
+                            + Money.format(row.reservedMicros())
                             + " held by calls in flight). It resets at " + now.periodEnd() + ".";
             // Worth retrying only if the call would fit once the calls in flight have settled.
             boolean fitsLater = spent + amount <= limit;

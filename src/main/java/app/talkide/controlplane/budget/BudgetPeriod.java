@@ -18,7 +18,8 @@ public enum BudgetPeriod {
         ZonedDateTime day = now.atZone(ZoneOffset.UTC).truncatedTo(ChronoUnit.DAYS);
         return switch (this) {
             case DAY -> day.toInstant();
-            case WEEK -> day.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY)).toInstant();
+            case WEEK ->
+                day.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY)).toInstant();
             case MONTH -> day.withDayOfMonth(1).toInstant();
         };
     }

@@ -124,7 +124,11 @@ class BudgetRepository {
                         + " updated_at = :now where user_id = :user")
                 .param("user", userId)
                 .param("limit", settings.limitMicros())
-                .param("enforcement", settings.enforcement() == null ? null : settings.enforcement().name())
+                .param(
+                        "enforcement",
+                        settings.enforcement() == null
+                                ? null
+                                : settings.enforcement().name())
                 .param("concurrent", settings.maxConcurrent())
                 .param("rpm", settings.requestsPerMinute())
                 .param("tph", settings.tokensPerHour())

@@ -8,6 +8,9 @@ final class Money {
     private Money() {}
 
     static String format(long micros) {
-        return "$" + BigDecimal.valueOf(micros, 6).setScale(2, java.math.RoundingMode.HALF_UP).toPlainString();
+        return "$"
+                + BigDecimal.valueOf(micros, 6)
+                        .setScale(2, java.math.RoundingMode.HALF_UP)
+                        .toPlainString();
     }
 }

@@ -53,7 +53,9 @@ class UsageRecordRepository {
                 .param("status", record.upstreamStatus())
                 .param("startedAt", Timestamp.from(record.startedAt()))
                 .param("duration", record.duration().toNanos() / 1_000)
-                .param("firstByte", record.firstByte() == null ? null : record.firstByte().toNanos() / 1_000)
+                .param(
+                        "firstByte",
+                        record.firstByte() == null ? null : record.firstByte().toNanos() / 1_000)
                 .update();
     }
 

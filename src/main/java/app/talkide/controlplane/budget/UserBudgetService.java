@@ -98,7 +98,8 @@ public class UserBudgetService {
             return Extension.GRANTED;
         }
         // Only a refusal needs the user's enforcement, so the common path never looks it up.
-        if (!reservation.overrun() && enforcementOf(reservation.userId()) == Enforcement.SOFT
+        if (!reservation.overrun()
+                && enforcementOf(reservation.userId()) == Enforcement.SOFT
                 && grow(reservation, deltaMicros, true)) {
             return Extension.GRANTED_AS_OVERRUN;
         }

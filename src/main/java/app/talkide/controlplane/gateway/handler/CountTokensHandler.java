@@ -22,8 +22,7 @@ class CountTokensHandler {
     private final PriceList prices;
     private final UserBudgetService budgets;
 
-    CountTokensHandler(
-            GatewayProperties properties, Forwarder forwarder, PriceList prices, UserBudgetService budgets) {
+    CountTokensHandler(GatewayProperties properties, Forwarder forwarder, PriceList prices, UserBudgetService budgets) {
         this.properties = properties;
         this.forwarder = forwarder;
         this.prices = prices;

@@ -40,7 +40,11 @@ class Forwarder {
 
     /** Calls the upstream and, once it answered, writes status and headers (not yet committed). */
     HttpResponse<InputStream> send(
-            GatewayCall call, HttpServletRequest request, AnthropicUpstream target, byte[] body, HttpServletResponse response)
+            GatewayCall call,
+            HttpServletRequest request,
+            AnthropicUpstream target,
+            byte[] body,
+            HttpServletResponse response)
             throws GatewayError {
         call.upstreamSent();
         HttpResponse<InputStream> answer;

@@ -77,12 +77,14 @@ final class GatewayCall {
         }
     }
 
-    @Nullable Duration timeToFirstByte() {
+    @Nullable
+    Duration timeToFirstByte() {
         return firstByteNanos == 0 ? null : Duration.ofNanos(firstByteNanos - startNanos);
     }
 
     /** Before the upstream was called, plus from its answer to our first byte out; null until both happened. */
-    @Nullable Duration overhead() {
+    @Nullable
+    Duration overhead() {
         if (upstreamSentNanos == 0 || upstreamAnsweredNanos == 0 || firstByteNanos == 0) {
             return null;
         }

@@ -28,8 +28,7 @@ class GatewayController {
     private final GatewayMetrics metrics;
     private final Clock clock;
 
-    GatewayController(
-            MessagesHandler messages, CountTokensHandler countTokens, GatewayMetrics metrics, Clock clock) {
+    GatewayController(MessagesHandler messages, CountTokensHandler countTokens, GatewayMetrics metrics, Clock clock) {
         this.messages = messages;
         this.countTokens = countTokens;
         this.metrics = metrics;

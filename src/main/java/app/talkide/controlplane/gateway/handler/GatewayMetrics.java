@@ -30,7 +30,8 @@ class GatewayMetrics {
 
     /** Arrival to the first response byte sent to the worker. */
     void firstByte(String endpoint, Duration timeToFirstByte) {
-        timer("talkide.gateway.first.byte", "Time to first byte", "endpoint", endpoint).record(timeToFirstByte);
+        timer("talkide.gateway.first.byte", "Time to first byte", "endpoint", endpoint)
+                .record(timeToFirstByte);
     }
 
     /** Time the gateway itself added before the first byte: everything but waiting for the upstream. */

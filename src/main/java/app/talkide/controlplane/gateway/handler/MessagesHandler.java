@@ -142,8 +142,8 @@ class MessagesHandler {
             GatewayCall call, ClientOutput client, InputStream upstream, Reservation reservation, long reservedOutput)
             throws IOException {
         StreamMeter meter = new StreamMeter();
-        OutputAllowance allowance = new OutputAllowance(
-                budgets, reservation, call.price(), properties.outputSliceTokens(), reservedOutput);
+        OutputAllowance allowance =
+                new OutputAllowance(budgets, reservation, call.price(), properties.outputSliceTokens(), reservedOutput);
         metrics.streamOpened();
         try {
             StreamRelay.End end = new StreamRelay(client, meter, allowance).relay(upstream);
@@ -162,8 +162,11 @@ class MessagesHandler {
                 }
                 case LIMIT_REACHED -> {
                     upstream.close();
-                    endWith(client, "rate_limit_error", "Spending limit reached: this answer was stopped because your"
-                            + " spending limit for this period does not cover more output.");
+                    endWith(
+                            client,
+                            "rate_limit_error",
+                            "Spending limit reached: this answer was stopped because your"
+                                    + " spending limit for this period does not cover more output.");
                     yield new Outcome(CallOutcome.LIMIT_REACHED, meter.counts());
                 }
                 case UPSTREAM_BROKEN -> {

@@ -62,8 +62,8 @@ record MessagesRequest(String model, boolean stream, long maxTokens, long estima
         } catch (JacksonException e) {
             throw new GatewayError(400, "invalid_request_error", "The request body is not valid JSON.");
         }
-        long estimate = Math.ceilDiv(body.length - attachmentBytes, BYTES_PER_TOKEN)
-                + attachments * TOKENS_PER_ATTACHMENT;
+        long estimate =
+                Math.ceilDiv(body.length - attachmentBytes, BYTES_PER_TOKEN) + attachments * TOKENS_PER_ATTACHMENT;
         return new MessagesRequest(model, stream, maxTokens, estimate);
     }
 

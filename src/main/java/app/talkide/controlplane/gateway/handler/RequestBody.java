@@ -38,7 +38,7 @@ final class RequestBody {
     }
 
     private static GatewayError tooLarge(long max) {
-        return new GatewayError(413, "request_too_large", "Request body is larger than the gateway's limit of " + max
-                + " bytes.");
+        return new GatewayError(
+                413, "request_too_large", "Request body is larger than the gateway's limit of " + max + " bytes.");
     }
 }

@@ -70,7 +70,8 @@ public final class StreamMeter {
     private static long deltaLength(JsonNode delta) {
         return switch (delta.path("type").asString("")) {
             case "text_delta", "text" -> delta.path("text").asString("").length();
-            case "thinking_delta", "thinking" -> delta.path("thinking").asString("").length();
+            case "thinking_delta", "thinking" ->
+                delta.path("thinking").asString("").length();
             case "input_json_delta" -> delta.path("partial_json").asString("").length();
             // Signatures, citations and block kinds yet to come are not output the model wrote.
             default -> 0;

@@ -7,8 +7,7 @@ import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
  *
  * @param family the family's name, used in usage records and metric tags (a bounded set)
  */
-public record ModelPrice(
-        String family, long input, long output, long cacheWrite5m, long cacheWrite1h, long cacheRead) {
+public record ModelPrice(String family, long input, long output, long cacheWrite5m, long cacheWrite1h, long cacheRead) {
 
     private static final long MILLION = 1_000_000L;
 

@@ -46,7 +46,8 @@ public class PriceList {
                     percent(family.inputPerMillion(), pricing.cacheReadPercent()));
             family.models().forEach(pattern -> rules.add(new Rule(pattern, glob(pattern), price)));
         });
-        rules.sort(Comparator.comparingInt((Rule rule) -> rule.pattern().replace("*", "").length())
+        rules.sort(Comparator.comparingInt(
+                        (Rule rule) -> rule.pattern().replace("*", "").length())
                 .reversed());
         this.rules = List.copyOf(rules);
         ModelPrice top = rules.stream()

@@ -35,7 +35,8 @@ class ConfiguredAnthropicUpstream implements AnthropicUpstream {
 
     @Override
     public String description() {
-        return "Anthropic API at " + baseUrl + (apiKey.isEmpty() ? " (no API key configured!)" : " (API key configured)");
+        return "Anthropic API at " + baseUrl
+                + (apiKey.isEmpty() ? " (no API key configured!)" : " (API key configured)");
     }
 
     @Override

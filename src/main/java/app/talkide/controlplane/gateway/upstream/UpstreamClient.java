@@ -50,7 +50,11 @@ public class UpstreamClient {
      * {@code headers} adds the caller's filtered headers; the API key is added here.
      */
     public HttpResponse<InputStream> post(
-            AnthropicUpstream target, String path, @Nullable String query, Consumer<HttpRequest.Builder> headers, byte[] body)
+            AnthropicUpstream target,
+            String path,
+            @Nullable String query,
+            Consumer<HttpRequest.Builder> headers,
+            byte[] body)
             throws UpstreamFailure {
         URI uri = URI.create(target.baseUrl() + path + (query == null ? "" : "?" + query));
         HttpRequest.Builder request = HttpRequest.newBuilder(uri)

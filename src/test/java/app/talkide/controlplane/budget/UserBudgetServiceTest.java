@@ -61,8 +61,8 @@ class UserBudgetServiceTest {
         }
         List<Reservation> reserved = new ArrayList<>();
         for (Future<BudgetDecision> call : calls) {
-            if (call.get() instanceof Reserved(Reservation reservation)) {
-                reserved.add(reservation);
+            if (call.get() instanceof Reserved granted) {
+                reserved.add(granted.reservation());
             } else {
                 assertThat(((Denied) call.get()).reason()).isEqualTo(DenialReason.SPENDING_LIMIT);
             }
@@ -72,7 +72,8 @@ class UserBudgetServiceTest {
         assertThat(budgets.status(user).reservedMicros()).isEqualTo(DOLLAR);
 
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            reserved.forEach(reservation -> threads.submit(() -> budgets.postCallDebit(reservation, record(DOLLAR / 10))));
+            reserved.forEach(
+                    reservation -> threads.submit(() -> budgets.postCallDebit(reservation, record(DOLLAR / 10))));
         }
         BudgetStatus status = budgets.status(user);
         assertThat(status.spentMicros()).isEqualTo(DOLLAR);
@@ -161,7 +162,8 @@ class UserBudgetServiceTest {
         Denied denied = (Denied) budgets.preCallCheck(user, 10);
         assertThat(denied.reason()).isEqualTo(DenialReason.SPENDING_LIMIT);
         assertThat(denied.retryable()).isFalse();
-        assertThat(denied.retryAfter()).isEqualTo(Duration.between(clock.instant(), Instant.parse("2026-04-01T00:00:00Z")));
+        assertThat(denied.retryAfter())
+                .isEqualTo(Duration.between(clock.instant(), Instant.parse("2026-04-01T00:00:00Z")));
         assertThat(denied.message()).contains("Spending limit reached").contains("2026-04-01T00:00:00Z");
     }
 

@@ -33,7 +33,7 @@ public final class JsonUsageScanner {
             return;
         }
         try {
-            ((ByteArrayFeeder) parser).feedInput(bytes, offset, length);
+            ((ByteArrayFeeder) parser).feedInput(bytes, offset, offset + length); // start and end offsets, not a length
             drain();
         } catch (JacksonException notJson) {
             broken = true;

@@ -64,6 +64,7 @@ public class UserBudgetService {
             Windows now = Windows.at(clock.instant(), properties.period());
             UUID id = UUID.randomUUID();
             Boolean reserved = transactions.execute(status -> {
+                budgets.commitWithoutWaitingForDisk();
                 if (!budgets.reserve(userId, amount, defaults(), now)) {
                     return false;
                 }
@@ -109,6 +110,7 @@ public class UserBudgetService {
     private boolean grow(Reservation reservation, long delta, boolean pastTheLimit) {
         Windows now = Windows.at(clock.instant(), properties.period());
         Boolean grown = transactions.execute(status -> {
+            budgets.commitWithoutWaitingForDisk();
             // Reservation row first, then the budget row: the same lock order as settlement and expiry.
             if (!budgets.growReservation(reservation.id(), delta, expiry(now.now()))
                     || !budgets.grow(reservation.userId(), delta, properties.defaultLimitMicros(), now, pastTheLimit)) {

@@ -79,6 +79,7 @@ class MessagesHandler {
         Outcome outcome = Outcome.free(CallOutcome.UPSTREAM_ERROR);
         try {
             outcome = forward(call, request, response, target, body, parsed, reservation, firstOutput);
+            finish(response);
         } finally {
             long cost = price.cost(outcome.tokens());
             try {
@@ -91,6 +92,15 @@ class MessagesHandler {
                         e);
             }
             metrics.usage(price.family(), outcome.tokens(), cost);
+        }
+    }
+
+    /** Ends the response before settling: the worker has every byte and need not wait for our bookkeeping. */
+    private static void finish(HttpServletResponse response) {
+        try {
+            response.getOutputStream().close();
+        } catch (IOException | IllegalStateException gone) {
+            // Nobody is listening any more; settlement goes on regardless.
         }
     }
 

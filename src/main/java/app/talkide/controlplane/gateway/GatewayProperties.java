@@ -1,9 +1,8 @@
 package app.talkide.controlplane.gateway;
 
 import jakarta.validation.Valid;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
@@ -60,7 +59,7 @@ public record GatewayProperties(
             @DefaultValue Map<String, @Valid Family> families,
             @PositiveOrZero @DefaultValue("125") int cacheWrite5mPercent,
             @PositiveOrZero @DefaultValue("200") int cacheWrite1hPercent,
-            @PositiveOrZero @Max(1000) @DefaultValue("10") int cacheReadPercent) {}
+            @PositiveOrZero @DefaultValue("10") int cacheReadPercent) {}
 
     /**
      * @param models model-id patterns with {@code *} wildcards, e.g. {@code claude-opus-*}; the most
@@ -69,7 +68,7 @@ public record GatewayProperties(
      * @param outputPerMillion micro-dollars per million output tokens
      */
     public record Family(
-            @NotNull @Min(1) List<String> models,
+            @NotEmpty List<String> models,
             @PositiveOrZero long inputPerMillion,
             @PositiveOrZero long outputPerMillion) {}
 

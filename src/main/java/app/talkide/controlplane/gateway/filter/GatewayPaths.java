@@ -15,10 +15,12 @@ public enum GatewayPaths {
     public static final String PREFIX = "/api/internal/gateway/anthropic";
 
     private final String upstreamPath;
+    private final String gatewayPath;
     private final String endpoint;
 
     GatewayPaths(String upstreamPath, String endpoint) {
         this.upstreamPath = upstreamPath;
+        this.gatewayPath = PREFIX + upstreamPath;
         this.endpoint = endpoint;
     }
 
@@ -38,9 +40,7 @@ public enum GatewayPaths {
         }
         String uri = request.getRequestURI();
         for (GatewayPaths path : values()) {
-            if (uri.length() == PREFIX.length() + path.upstreamPath.length()
-                    && uri.startsWith(PREFIX)
-                    && uri.endsWith(path.upstreamPath)) {
+            if (uri.equals(path.gatewayPath)) {
                 return path;
             }
         }

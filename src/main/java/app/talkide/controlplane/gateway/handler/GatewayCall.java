@@ -82,13 +82,18 @@ final class GatewayCall {
         return firstByteNanos == 0 ? null : Duration.ofNanos(firstByteNanos - startNanos);
     }
 
-    /** Before the upstream was called, plus from its answer to our first byte out; null until both happened. */
+    /** From the request's arrival to the upstream call (token check, body, budget); null if never called. */
     @Nullable
-    Duration overhead() {
-        if (upstreamSentNanos == 0 || upstreamAnsweredNanos == 0 || firstByteNanos == 0) {
-            return null;
-        }
-        return Duration.ofNanos((upstreamSentNanos - startNanos) + (firstByteNanos - upstreamAnsweredNanos));
+    Duration beforeUpstream() {
+        return upstreamSentNanos == 0 ? null : Duration.ofNanos(upstreamSentNanos - startNanos);
+    }
+
+    /** From the upstream's response headers to our first byte out (includes waiting for its first event). */
+    @Nullable
+    Duration toFirstByte() {
+        return upstreamAnsweredNanos == 0 || firstByteNanos == 0
+                ? null
+                : Duration.ofNanos(firstByteNanos - upstreamAnsweredNanos);
     }
 
     Duration elapsed() {

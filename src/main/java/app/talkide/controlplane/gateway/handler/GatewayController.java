@@ -74,9 +74,11 @@ class GatewayController {
             if (firstByte != null) {
                 metrics.firstByte(call.endpoint(), firstByte);
             }
-            var overhead = call.overhead();
-            if (overhead != null) {
-                metrics.overhead(call.endpoint(), overhead);
+            var before = call.beforeUpstream();
+            var relay = call.toFirstByte();
+            if (before != null && relay != null) {
+                metrics.overhead(call.endpoint(), "before_upstream", before);
+                metrics.overhead(call.endpoint(), "relay", relay);
             }
         }
     }

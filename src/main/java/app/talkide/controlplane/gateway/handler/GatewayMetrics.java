@@ -34,9 +34,18 @@ class GatewayMetrics {
                 .record(timeToFirstByte);
     }
 
-    /** Time the gateway itself added before the first byte: everything but waiting for the upstream. */
-    void overhead(String endpoint, Duration added) {
-        timer("talkide.gateway.overhead", "Time added by the gateway before the first byte", "endpoint", endpoint)
+    /**
+     * Time the gateway itself spent before the first byte, by phase: {@code before_upstream} (token check,
+     * body, budget reservation) and {@code relay} (from the upstream's headers to our first byte out).
+     */
+    void overhead(String endpoint, String phase, Duration added) {
+        timer(
+                        "talkide.gateway.overhead",
+                        "Time added by the gateway before the first byte",
+                        "endpoint",
+                        endpoint,
+                        "phase",
+                        phase)
                 .record(added);
     }
 

@@ -9,6 +9,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.validation.autoconfigure.ValidationAutoConfiguration;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.util.unit.DataSize;
 
 /** Prices by family, in whole micro-dollars. */
@@ -59,6 +65,28 @@ class PriceListTest {
         assertThat(haiku.cost(1, 0)).isEqualTo(1);
         assertThat(haiku.cost(0, 0)).isZero();
     }
+
+    @Test
+    void familiesBindFromConfigurationAndAreValidated() {
+        ApplicationContextRunner runner = new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class))
+                .withUserConfiguration(Bound.class);
+        runner.withPropertyValues(
+                        "talkide.gateway.pricing.families.opus-4-1.models[0]=claude-opus-4-1*",
+                        "talkide.gateway.pricing.families.opus-4-1.input-per-million=15000000",
+                        "talkide.gateway.pricing.families.opus-4-1.output-per-million=75000000")
+                .run(context -> assertThat(context.getBean(PriceList.class)
+                                .forModel("claude-opus-4-1-20250805")
+                                .family())
+                        .isEqualTo("opus-4-1"));
+        runner.withPropertyValues("talkide.gateway.pricing.families.broken.input-per-million=-1")
+                .run(context -> assertThat(context).hasFailed());
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableConfigurationProperties(GatewayProperties.class)
+    @Import(PriceList.class)
+    static class Bound {}
 
     static PriceList prices(Map<String, GatewayProperties.Family> families) {
         return new PriceList(new GatewayProperties(

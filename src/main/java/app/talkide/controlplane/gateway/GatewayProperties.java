@@ -25,6 +25,8 @@ import org.springframework.validation.annotation.Validated;
  * @param connectTimeout how long to wait for a connection to the upstream (then 502)
  * @param responseTimeout how long to wait for the upstream's response headers (then 504); a
  *     non-streaming call only answers when it is done, so this is generous
+ * @param streamIdleTimeout how long a stream may go without a byte from the upstream before the gateway
+ *     ends it with an error event; the API sends pings while it works, so silence means a dead connection
  * @param maxRequestSize the largest request body accepted (then 413); the Messages API's own limit is 32 MB
  * @param outputSliceTokens output tokens reserved up front and added per extension while a stream runs
  * @param pricing prices per model family
@@ -37,6 +39,7 @@ public record GatewayProperties(
         @NotBlank @DefaultValue("2023-06-01") String anthropicVersion,
         @NotNull @DefaultValue("10s") Duration connectTimeout,
         @NotNull @DefaultValue("10m") Duration responseTimeout,
+        @NotNull @DefaultValue("3m") Duration streamIdleTimeout,
         @NotNull @DefaultValue("32MB") DataSize maxRequestSize,
         @Positive @DefaultValue("4096") int outputSliceTokens,
         @Valid @DefaultValue Pricing pricing) {
@@ -76,7 +79,8 @@ public record GatewayProperties(
     public String toString() {
         return "GatewayProperties[apiKey=<redacted>, upstreamUrl=" + upstreamUrl + ", anthropicVersion="
                 + anthropicVersion + ", connectTimeout=" + connectTimeout + ", responseTimeout=" + responseTimeout
-                + ", maxRequestSize=" + maxRequestSize + ", outputSliceTokens=" + outputSliceTokens + ", pricing="
+                + ", streamIdleTimeout=" + streamIdleTimeout + ", maxRequestSize=" + maxRequestSize
+                + ", outputSliceTokens=" + outputSliceTokens + ", pricing="
                 + pricing + "]";
     }
 }

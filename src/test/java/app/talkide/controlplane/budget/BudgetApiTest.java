@@ -14,8 +14,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 
 /** The admin API (role ADMIN) and {@code GET /api/me/usage}, over HTTP with the people security chain. */
+// Its own context (own upstream or users): closed after the class so its connections go back to PostgreSQL.
+@DirtiesContext
 @DatabaseTest
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,

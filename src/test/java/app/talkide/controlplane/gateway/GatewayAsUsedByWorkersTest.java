@@ -39,6 +39,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -47,6 +48,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@code max_tokens: 128000} on every call, which progressive reservations must let through and stop
  * at the limit.
  */
+// Its own context (own upstream or users): closed after the class so its connections go back to PostgreSQL.
+@DirtiesContext
 @DatabaseTest
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,

@@ -38,10 +38,13 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /** The gateway against a WireMock upstream: passthrough, metering, billing, errors, and what never leaks. */
+// Its own context (own upstream or users): closed after the class so its connections go back to PostgreSQL.
+@DirtiesContext
 @DatabaseTest
 @ExtendWith(OutputCaptureExtension.class)
 @SpringBootTest(

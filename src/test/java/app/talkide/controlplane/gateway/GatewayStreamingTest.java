@@ -21,6 +21,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -29,10 +30,12 @@ import org.springframework.test.context.DynamicPropertySource;
  * the next, a hang-up cancels the upstream and bills only what was produced, a broken upstream ends the
  * stream with an error event.
  */
+// Its own context (own upstream or users): closed after the class so its connections go back to PostgreSQL.
+@DirtiesContext
 @DatabaseTest
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "talkide.gateway.api-key=" + API_KEY)
+        properties = {"talkide.gateway.api-key=" + API_KEY, "talkide.gateway.stream-idle-timeout=2s"})
 class GatewayStreamingTest {
 
     static final Duration WAIT = Duration.ofSeconds(10);
@@ -133,6 +136,26 @@ class GatewayStreamingTest {
         BudgetStatus status = awaitSettled("upstream_error");
         // 1000 input × $5/M = 5000 µ$ plus 10 characters ≈ 4 output tokens × $25/M = 100 µ$.
         assertThat(status.spentMicros()).isEqualTo(5_100);
+    }
+
+    @Test
+    void aStreamThatGoesSilentIsEndedWithAnErrorEventAndBilledForWhatItUsed() throws Exception {
+        try (EventStreamClient client = open(AnthropicFixtures.request(OPUS, true, 1024))) {
+            ScriptedUpstream.Exchange exchange = upstream.next(WAIT);
+            exchange.startEventStream();
+            String start = AnthropicFixtures.messageStart(OPUS, AnthropicFixtures.usage(1000, 0, 0, 1));
+            exchange.send(start);
+            assertThat(client.next(WAIT)).isEqualTo(start);
+            // ...and then nothing, not even a ping: the connection died without telling anyone.
+
+            assertThat(client.next(WAIT))
+                    .startsWith("event: error\n")
+                    .contains("\"api_error\"")
+                    .contains("sent nothing");
+            assertThat(client.next(WAIT)).isEqualTo(EventStreamClient.END);
+        }
+        // 1000 input × $5/M = 5000 µ$ plus the 1 output token message_start reported × $25/M.
+        assertThat(awaitSettled("upstream_error").spentMicros()).isEqualTo(5_025);
     }
 
     private EventStreamClient open(String body) {

@@ -38,18 +38,21 @@ class MessagesHandler {
     private final PriceList prices;
     private final UserBudgetService budgets;
     private final GatewayMetrics metrics;
+    private final StallWatchdog watchdog;
 
     MessagesHandler(
             GatewayProperties properties,
             Forwarder forwarder,
             PriceList prices,
             UserBudgetService budgets,
-            GatewayMetrics metrics) {
+            GatewayMetrics metrics,
+            StallWatchdog watchdog) {
         this.properties = properties;
         this.forwarder = forwarder;
         this.prices = prices;
         this.budgets = budgets;
         this.metrics = metrics;
+        this.watchdog = watchdog;
     }
 
     void handle(GatewayCall call, HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -155,8 +158,9 @@ class MessagesHandler {
         OutputAllowance allowance =
                 new OutputAllowance(budgets, reservation, call.price(), properties.outputSliceTokens(), reservedOutput);
         metrics.streamOpened();
-        try {
-            StreamRelay.End end = new StreamRelay(client, meter, allowance).relay(upstream);
+        try (StallWatchdog.Watched watched = watchdog.watch(upstream)) {
+            StreamRelay.End end = new StreamRelay(client, meter, allowance, watched).relay(upstream);
+            watched.finished();
             return switch (end) {
                 case COMPLETED ->
                     new Outcome(
@@ -180,7 +184,13 @@ class MessagesHandler {
                     yield new Outcome(CallOutcome.LIMIT_REACHED, meter.counts());
                 }
                 case UPSTREAM_BROKEN -> {
-                    endWith(client, "api_error", "The connection to the Anthropic API broke mid-stream.");
+                    endWith(
+                            client,
+                            "api_error",
+                            watched.stalled()
+                                    ? "The Anthropic API sent nothing for " + watched.idleTimeout()
+                                            + "; the stream was ended."
+                                    : "The connection to the Anthropic API broke mid-stream.");
                     yield new Outcome(CallOutcome.UPSTREAM_ERROR, meter.counts());
                 }
             };

@@ -26,13 +26,15 @@ final class StreamRelay implements SseEventSplitter.Sink {
     private final ClientOutput client;
     private final StreamMeter meter;
     private final OutputAllowance allowance;
+    private final StallWatchdog.Watched watched;
     private final SseEventSplitter splitter = new SseEventSplitter(MAX_EVENT_BYTES);
     private boolean limitReached;
 
-    StreamRelay(ClientOutput client, StreamMeter meter, OutputAllowance allowance) {
+    StreamRelay(ClientOutput client, StreamMeter meter, OutputAllowance allowance, StallWatchdog.Watched watched) {
         this.client = client;
         this.meter = meter;
         this.allowance = allowance;
+        this.watched = watched;
     }
 
     End relay(InputStream upstream) {
@@ -45,6 +47,7 @@ final class StreamRelay implements SseEventSplitter.Sink {
                 } catch (IOException broken) {
                     return End.UPSTREAM_BROKEN;
                 }
+                watched.touched();
                 if (read < 0) {
                     splitter.finish(this);
                     return End.COMPLETED;

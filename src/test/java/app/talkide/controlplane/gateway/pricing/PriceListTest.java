@@ -95,6 +95,7 @@ class PriceListTest {
                 "2023-06-01",
                 Duration.ofSeconds(10),
                 Duration.ofMinutes(10),
+                Duration.ofMinutes(3),
                 DataSize.ofMegabytes(32),
                 4096,
                 new GatewayProperties.Pricing(families, 125, 200, 10)));

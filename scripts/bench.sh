@@ -6,24 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-java_home() {
-  # The newest JDK 21+ : JAVA_HOME if it qualifies, else the newest under /usr/lib/jvm.
-  local candidates=("${JAVA_HOME:-}" /usr/lib/jvm/*) best="" best_version=0
-  for home in "${candidates[@]}"; do
-    [ -x "$home/bin/java" ] || continue
-    local version
-    version=$("$home/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-    if [ "${version%%.*}" -ge 21 ] 2>/dev/null && [ "${version%%.*}" -gt "$best_version" ]; then
-      best="$home"; best_version="${version%%.*}"
-    fi
-  done
-  [ -n "$best" ] || { echo "No JDK 21+ found (set JAVA_HOME)" >&2; exit 1; }
-  echo "$best"
-}
+source scripts/lib/java.sh
 
 ./mvnw -q -B -ntp -DskipTests -Djacoco.skip=true test-compile dependency:build-classpath \
   -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test >/dev/null
-JAVA="$(java_home)/bin/java"
 CP="target/test-classes:target/classes:$(cat target/bench.classpath)"
 
 what="${1:-all}"; shift || true

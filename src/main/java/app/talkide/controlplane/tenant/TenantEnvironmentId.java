@@ -1,7 +1,5 @@
 package app.talkide.controlplane.tenant;
 
-import java.util.regex.Pattern;
-
 /**
  * A tenant-environment's name, e.g. {@code mirek/dev}. Both parts are DNS-1123 labels and together they
  * form the namespace {@code {tenant}-{env}}, which must itself fit in a 63-character label. Validated on
@@ -9,7 +7,6 @@ import java.util.regex.Pattern;
  */
 public record TenantEnvironmentId(String tenant, String env) {
 
-    private static final Pattern LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     private static final int MAX_LABEL = 63;
 
     public TenantEnvironmentId {
@@ -39,11 +36,23 @@ public record TenantEnvironmentId(String tenant, String env) {
         return path();
     }
 
+    /** {@code [a-z0-9]([-a-z0-9]*[a-z0-9])?}, at most 63 characters; a loop, as it runs on every token check. */
+    private static boolean isLabel(String value) {
+        int length = value.length();
+        if (length == 0 || length > MAX_LABEL || value.charAt(0) == '-' || value.charAt(length - 1) == '-') {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            char c = value.charAt(i);
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static void requireLabel(String what, String value) {
-        if (value == null
-                || value.isEmpty()
-                || value.length() > MAX_LABEL
-                || !LABEL.matcher(value).matches()) {
+        if (value == null || !isLabel(value)) {
             throw new InvalidTenantEnvironmentName(what
                     + " must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending"
                     + " with a letter or digit, at most 63 characters");

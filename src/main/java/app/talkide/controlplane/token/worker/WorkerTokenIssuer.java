@@ -10,7 +10,6 @@ import app.talkide.controlplane.token.keys.KeyPurpose;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import java.time.Clock;
@@ -56,7 +55,7 @@ public class WorkerTokenIssuer {
                 .build();
         SignedJWT jwt = new SignedJWT(header, claims);
         try {
-            jwt.sign(new MACSigner(key.secret()));
+            jwt.sign(key.signer());
         } catch (JOSEException e) {
             throw new IllegalStateException("HS256 signing failed", e);
         }

@@ -14,7 +14,6 @@ import app.talkide.controlplane.token.keys.KeyPurpose;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.MACVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.JWTParser;
 import com.nimbusds.jwt.PlainJWT;
@@ -141,7 +140,7 @@ public class WorkerTokenVerifier {
     private static boolean signatureValid(SignedJWT jwt, DerivedKey key) {
         try {
             // MACVerifier compares in constant time and refuses unknown critical header parameters.
-            return jwt.verify(new MACVerifier(key.secret()));
+            return jwt.verify(key.verifier());
         } catch (JOSEException | RuntimeException e) {
             return false;
         }

@@ -1,0 +1,46 @@
+{{- define "talkide.name" -}}
+{{- .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "talkide.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "talkide.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "talkide.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "talkide.labels" -}}
+{{ include "talkide.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/component: control-plane
+app.kubernetes.io/part-of: talkide
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{- end -}}
+
+{{/* The Secret holding credentials given as values, when no existing Secret is named. */}}
+{{- define "talkide.valuesSecretName" -}}
+{{- printf "%s-credentials" (include "talkide.fullname" .) -}}
+{{- end -}}
+
+{{- define "talkide.databaseSecret" -}}
+{{- default (include "talkide.valuesSecretName" .) .Values.database.existingSecret -}}
+{{- end -}}
+
+{{- define "talkide.anthropicSecret" -}}
+{{- default (include "talkide.valuesSecretName" .) .Values.anthropic.existingSecret -}}
+{{- end -}}
+
+{{- define "talkide.masterKeysSecret" -}}
+{{- default (include "talkide.valuesSecretName" .) .Values.masterKeys.existingSecret -}}
+{{- end -}}
+
+{{- define "talkide.needsValuesSecret" -}}
+{{- if or (not .Values.database.existingSecret) (not .Values.anthropic.existingSecret) (not .Values.masterKeys.existingSecret) -}}true{{- end -}}
+{{- end -}}

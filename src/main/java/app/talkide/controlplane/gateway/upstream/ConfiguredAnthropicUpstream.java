@@ -1,9 +1,10 @@
 package app.talkide.controlplane.gateway.upstream;
 
 import app.talkide.controlplane.gateway.AnthropicUpstream;
+import app.talkide.controlplane.gateway.AnthropicUpstreamChoice;
 import app.talkide.controlplane.gateway.GatewayProperties;
 import java.net.URI;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.stereotype.Component;
 
 /**
@@ -11,7 +12,7 @@ import org.springframework.stereotype.Component;
  * key. Active everywhere except local mode without a key, where the built-in simulator answers.
  */
 @Component
-@ConditionalOnExpression("!('${talkide.mode:local}' == 'local' and '${talkide.gateway.api-key:}' == '')")
+@Conditional(AnthropicUpstreamChoice.Configured.class)
 class ConfiguredAnthropicUpstream implements AnthropicUpstream {
 
     private final URI baseUrl;

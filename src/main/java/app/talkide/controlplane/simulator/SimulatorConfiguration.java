@@ -1,11 +1,12 @@
 package app.talkide.controlplane.simulator;
 
 import app.talkide.controlplane.gateway.AnthropicUpstream;
+import app.talkide.controlplane.gateway.AnthropicUpstreamChoice;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /**
@@ -14,7 +15,7 @@ import org.springframework.context.annotation.Configuration;
  * condition, so exactly one {@link AnthropicUpstream} exists; production never gets here.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnExpression("'${talkide.mode:local}' == 'local' and '${talkide.gateway.api-key:}' == ''")
+@Conditional(AnthropicUpstreamChoice.Simulator.class)
 class SimulatorConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(SimulatorConfiguration.class);

@@ -1,0 +1,68 @@
+package app.talkide.controlplane.budget;
+
+import app.talkide.controlplane.budget.BudgetDecision.Denied;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/** Turns a refused reservation into words and a retry time, by looking at which limit the row hit. */
+final class BudgetDenials {
+
+    private BudgetDenials() {}
+
+    static @Nullable Denied explain(BudgetRow row, long amount, Windows now, BudgetProperties defaults) {
+        long limit = row.limitMicros() != null ? row.limitMicros() : defaults.defaultLimitMicros();
+        long spent = row.spentIn(now);
+        if (spent + row.reservedMicros() + amount > limit) {
+            long left = Math.max(0, limit - spent - row.reservedMicros());
+            String message = spent >= limit
+                    ? "Spending limit reached: " + Money.format(spent) + " of " + Money.format(limit)
+                            + " used this period. It resets at " + now.periodEnd() + "."
+                    : "Spending limit: this call needs about " + Money.format(amount) + " but " + Money.format(left)
+                            + " of your " + Money.format(limit) + " limit is left ("
+                            + Money.format(row.reservedMicros())
+                            + " held by calls in flight). It resets at " + now.periodEnd() + ".";
+            // Worth retrying only if the call would fit once the calls in flight have settled.
+            boolean fitsLater = spent + amount <= limit;
+            return new Denied(
+                    DenialReason.SPENDING_LIMIT,
+                    message,
+                    fitsLater ? null : UserBudgetService.until(now.now(), now.periodEnd()),
+                    fitsLater);
+        }
+        int concurrent = row.maxConcurrent() != null
+                ? row.maxConcurrent()
+                : defaults.fairUse().maxConcurrent();
+        if (row.inFlight() >= concurrent) {
+            return new Denied(
+                    DenialReason.FAIR_USE,
+                    "Fair use: at most " + concurrent + " calls at once; wait for one to finish.",
+                    null,
+                    true);
+        }
+        int rpm = row.requestsPerMinute() != null
+                ? row.requestsPerMinute()
+                : defaults.fairUse().requestsPerMinute();
+        if (!row.minuteStart().isBefore(now.minute()) && row.minuteRequests() >= rpm) {
+            return new Denied(
+                    DenialReason.FAIR_USE,
+                    "Fair use: at most " + rpm + " requests per minute.",
+                    UserBudgetService.until(now.now(), now.minute().plus(Duration.ofMinutes(1))),
+                    true);
+        }
+        long tph = row.tokensPerHour() != null
+                ? row.tokensPerHour()
+                : defaults.fairUse().tokensPerHour();
+        if (!row.hourStart().isBefore(now.hour()) && row.hourTokens() >= tph) {
+            return new Denied(
+                    DenialReason.FAIR_USE,
+                    "Fair use: at most " + tph + " tokens per hour.",
+                    UserBudgetService.until(now.now(), now.hour().plus(Duration.ofHours(1))),
+                    true);
+        }
+        return null;
+    }
+
+    static Denied busy() {
+        return new Denied(DenialReason.FAIR_USE, "Fair use: too many calls at once; try again shortly.", null, true);
+    }
+}

@@ -1,0 +1,251 @@
+package app.talkide.controlplane.budget;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The SQL behind budgets. Every statement that changes {@code user_budget} rolls the period over in
+ * place ({@code case when period_start >= :period ...}), so no separate job has to reset spend at the
+ * start of a month and no replica's late settlement can land in a period already reset.
+ */
+@Repository
+class BudgetRepository {
+
+    /** Spend of the current period: what is stored, or nothing if the row still holds an earlier period. */
+    private static final String SPENT_NOW = "(case when period_start >= :period then spent_micros else 0 end)";
+
+    private final JdbcClient jdbc;
+    private final boolean postgres;
+
+    BudgetRepository(JdbcClient jdbc, DataSource dataSource) {
+        this.jdbc = jdbc;
+        this.postgres = isPostgres(dataSource);
+    }
+
+    /**
+     * Lets the current transaction commit without waiting for its WAL flush (PostgreSQL only). Used for
+     * reservations and extensions, which sit on every call's path to its first byte: losing one in a
+     * database crash is harmless (the call settles without it, or never happened), while waiting for the
+     * disk costs milliseconds per call. Settlements and usage records stay fully durable.
+     */
+    void commitWithoutWaitingForDisk() {
+        if (postgres) {
+            jdbc.sql("set local synchronous_commit to off").update();
+        }
+    }
+
+    private static boolean isPostgres(DataSource dataSource) {
+        try (Connection connection = dataSource.getConnection()) {
+            return "PostgreSQL".equalsIgnoreCase(connection.getMetaData().getDatabaseProductName());
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot tell which database the budgets live in", e);
+        }
+    }
+
+    /** The check and the reservation in one statement: true if the call fits every limit and was counted. */
+    boolean reserve(String userId, long amount, Limits defaults, Windows now) {
+        return jdbc.sql("update user_budget set"
+                                + " spent_micros = " + SPENT_NOW + ","
+                                + " period_start = greatest(period_start, :period),"
+                                + " reserved_micros = reserved_micros + :amount,"
+                                + " in_flight = in_flight + 1,"
+                                + " minute_requests = case when minute_start >= :minute then minute_requests + 1 else 1 end,"
+                                + " minute_start = greatest(minute_start, :minute),"
+                                + " updated_at = :now"
+                                + " where user_id = :user"
+                                + " and " + SPENT_NOW + " + reserved_micros + :amount"
+                                + "     <= coalesce(limit_micros, :defaultLimit)"
+                                + " and in_flight < coalesce(max_concurrent, :defaultConcurrent)"
+                                + " and (minute_start < :minute"
+                                + "      or minute_requests < coalesce(requests_per_minute, :defaultRpm))"
+                                + " and (hour_start < :hour or hour_tokens < coalesce(tokens_per_hour, :defaultTph))")
+                        .param("user", userId)
+                        .param("amount", amount)
+                        .param("defaultLimit", defaults.limitMicros())
+                        .param("defaultConcurrent", defaults.maxConcurrent())
+                        .param("defaultRpm", defaults.requestsPerMinute())
+                        .param("defaultTph", defaults.tokensPerHour())
+                        .params(now.asParams())
+                        .update()
+                == 1;
+    }
+
+    /** Raises an existing reservation's share of the budget, if it still fits the limit (or regardless). */
+    boolean grow(String userId, long delta, long defaultLimit, Windows now, boolean evenPastTheLimit) {
+        return jdbc.sql("update user_budget set"
+                                + " spent_micros = " + SPENT_NOW + ","
+                                + " period_start = greatest(period_start, :period),"
+                                + " reserved_micros = reserved_micros + :delta,"
+                                + " updated_at = :now"
+                                + " where user_id = :user"
+                                + " and (:force or " + SPENT_NOW + " + reserved_micros + :delta"
+                                + "     <= coalesce(limit_micros, :defaultLimit))")
+                        .param("user", userId)
+                        .param("delta", delta)
+                        .param("force", evenPastTheLimit)
+                        .param("defaultLimit", defaultLimit)
+                        .params(now.asParams())
+                        .update()
+                == 1;
+    }
+
+    /** Books the actual cost, gives back what was reserved (if the reservation was still ours) and frees the slot. */
+    void settle(String userId, long cost, long released, int slots, long tokens, Windows now) {
+        jdbc.sql("update user_budget set"
+                        + " spent_micros = " + SPENT_NOW + " + :cost,"
+                        + " period_start = greatest(period_start, :period),"
+                        + " reserved_micros = reserved_micros - :released,"
+                        + " in_flight = in_flight - :slots,"
+                        + " hour_tokens = case when hour_start >= :hour then hour_tokens + :tokens else :tokens end,"
+                        + " hour_start = greatest(hour_start, :hour),"
+                        + " updated_at = :now"
+                        + " where user_id = :user")
+                .param("user", userId)
+                .param("cost", cost)
+                .param("released", released)
+                .param("slots", slots)
+                .param("tokens", tokens)
+                .params(now.asParams())
+                .update();
+    }
+
+    /** Creates the user's row with nothing spent; false if another call created it first. */
+    boolean createIfAbsent(String userId, Windows now) {
+        try {
+            jdbc.sql("insert into user_budget (user_id, period_start, spent_micros, reserved_micros, in_flight,"
+                            + " minute_start, minute_requests, hour_start, hour_tokens, updated_at)"
+                            + " values (:user, :period, 0, 0, 0, :minute, 0, :hour, 0, :now)")
+                    .param("user", userId)
+                    .params(now.asParams())
+                    .update();
+            return true;
+        } catch (DuplicateKeyException alreadyThere) {
+            return false;
+        }
+    }
+
+    Optional<BudgetRow> find(String userId) {
+        return jdbc.sql("select * from user_budget where user_id = :user")
+                .param("user", userId)
+                .query(BudgetRepository::row)
+                .optional();
+    }
+
+    void updateSettings(String userId, UserBudgetSettings settings, Instant now) {
+        jdbc.sql("update user_budget set limit_micros = :limit, enforcement = :enforcement,"
+                        + " max_concurrent = :concurrent, requests_per_minute = :rpm, tokens_per_hour = :tph,"
+                        + " updated_at = :now where user_id = :user")
+                .param("user", userId)
+                .param("limit", settings.limitMicros())
+                .param(
+                        "enforcement",
+                        settings.enforcement() == null
+                                ? null
+                                : settings.enforcement().name())
+                .param("concurrent", settings.maxConcurrent())
+                .param("rpm", settings.requestsPerMinute())
+                .param("tph", settings.tokensPerHour())
+                .param("now", Timestamp.from(now))
+                .update();
+    }
+
+    void insertReservation(UUID id, String userId, long amount, Instant now, Instant expiresAt) {
+        jdbc.sql("insert into budget_reservation (id, user_id, amount_micros, created_at, expires_at)"
+                        + " values (:id, :user, :amount, :now, :expires)")
+                .param("id", id)
+                .param("user", userId)
+                .param("amount", amount)
+                .param("now", Timestamp.from(now))
+                .param("expires", Timestamp.from(expiresAt))
+                .update();
+    }
+
+    boolean growReservation(UUID id, long delta, Instant expiresAt) {
+        return jdbc.sql("update budget_reservation set amount_micros = amount_micros + :delta,"
+                                + " expires_at = :expires where id = :id")
+                        .param("id", id)
+                        .param("delta", delta)
+                        .param("expires", Timestamp.from(expiresAt))
+                        .update()
+                == 1;
+    }
+
+    /** True if the reservation was still there, i.e. its amount is still counted as reserved. */
+    boolean deleteReservation(UUID id) {
+        return jdbc.sql("delete from budget_reservation where id = :id")
+                        .param("id", id)
+                        .update()
+                == 1;
+    }
+
+    List<ExpiredReservation> expired(Instant now, int limit) {
+        return jdbc.sql("select id, user_id, amount_micros from budget_reservation where expires_at < :now"
+                        + " order by expires_at fetch first " + limit + " rows only")
+                .param("now", Timestamp.from(now))
+                .query((rs, row) -> new ExpiredReservation(
+                        rs.getObject("id", UUID.class), rs.getString("user_id"), rs.getLong("amount_micros")))
+                .list();
+    }
+
+    /** Deletes a reservation only if it is still expired (an extension since the look-up keeps it alive). */
+    boolean deleteIfExpired(UUID id, Instant now) {
+        return jdbc.sql("delete from budget_reservation where id = :id and expires_at < :now")
+                        .param("id", id)
+                        .param("now", Timestamp.from(now))
+                        .update()
+                == 1;
+    }
+
+    void release(String userId, long amount) {
+        jdbc.sql("update user_budget set reserved_micros = reserved_micros - :amount, in_flight = in_flight - 1"
+                        + " where user_id = :user")
+                .param("user", userId)
+                .param("amount", amount)
+                .update();
+    }
+
+    private static BudgetRow row(ResultSet rs, int row) throws SQLException {
+        String enforcement = rs.getString("enforcement");
+        return new BudgetRow(
+                rs.getString("user_id"),
+                nullableLong(rs, "limit_micros"),
+                enforcement == null ? null : Enforcement.valueOf(enforcement),
+                nullableInt(rs, "max_concurrent"),
+                nullableInt(rs, "requests_per_minute"),
+                nullableLong(rs, "tokens_per_hour"),
+                rs.getTimestamp("period_start").toInstant(),
+                rs.getLong("spent_micros"),
+                rs.getLong("reserved_micros"),
+                rs.getInt("in_flight"),
+                rs.getTimestamp("minute_start").toInstant(),
+                rs.getInt("minute_requests"),
+                rs.getTimestamp("hour_start").toInstant(),
+                rs.getLong("hour_tokens"));
+    }
+
+    private static @Nullable Long nullableLong(ResultSet rs, String column) throws SQLException {
+        long value = rs.getLong(column);
+        return rs.wasNull() ? null : value;
+    }
+
+    private static @Nullable Integer nullableInt(ResultSet rs, String column) throws SQLException {
+        int value = rs.getInt(column);
+        return rs.wasNull() ? null : value;
+    }
+
+    /** The defaults that apply where a user has no override. */
+    record Limits(long limitMicros, int maxConcurrent, int requestsPerMinute, long tokensPerHour) {}
+
+    record ExpiredReservation(UUID id, String userId, long amountMicros) {}
+}

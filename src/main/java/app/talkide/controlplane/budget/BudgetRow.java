@@ -1,0 +1,31 @@
+package app.talkide.controlplane.budget;
+
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+
+/** A user's budget row as stored; nulls in the settings mean "the configured default". */
+record BudgetRow(
+        String userId,
+        @Nullable Long limitMicros,
+        @Nullable Enforcement enforcement,
+        @Nullable Integer maxConcurrent,
+        @Nullable Integer requestsPerMinute,
+        @Nullable Long tokensPerHour,
+        Instant periodStart,
+        long spentMicros,
+        long reservedMicros,
+        int inFlight,
+        Instant minuteStart,
+        int minuteRequests,
+        Instant hourStart,
+        long hourTokens) {
+
+    /** Spend in the period {@code windows} falls into (zero if the row still holds an earlier period). */
+    long spentIn(Windows windows) {
+        return periodStart.isBefore(windows.period()) ? 0 : spentMicros;
+    }
+
+    UserBudgetSettings settings() {
+        return new UserBudgetSettings(limitMicros, enforcement, maxConcurrent, requestsPerMinute, tokensPerHour);
+    }
+}

@@ -1,0 +1,27 @@
+package app.talkide.controlplane.budget;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+
+/** The budget period, fair-use minute and fair-use hour that a moment falls into. */
+record Windows(Instant now, Instant period, Instant periodEnd, Instant minute, Instant hour) {
+
+    static Windows at(Instant now, BudgetPeriod period) {
+        return new Windows(
+                now,
+                period.start(now),
+                period.end(now),
+                now.truncatedTo(ChronoUnit.MINUTES),
+                now.truncatedTo(ChronoUnit.HOURS));
+    }
+
+    Map<String, Object> asParams() {
+        return Map.of(
+                "now", Timestamp.from(now),
+                "period", Timestamp.from(period),
+                "minute", Timestamp.from(minute),
+                "hour", Timestamp.from(hour));
+    }
+}

@@ -1,0 +1,59 @@
+package app.talkide.controlplane.gateway.handler;
+
+import app.talkide.controlplane.budget.CallOutcome;
+import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
+import app.talkide.controlplane.budget.UserBudgetService;
+import app.talkide.controlplane.gateway.AnthropicUpstream;
+import app.talkide.controlplane.gateway.GatewayProperties;
+import app.talkide.controlplane.gateway.pricing.PriceList;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpResponse;
+import org.springframework.stereotype.Component;
+
+/** {@code POST /v1/messages/count_tokens}: forwarded and recorded, but free, so no budget is reserved. */
+@Component
+class CountTokensHandler {
+
+    private final GatewayProperties properties;
+    private final Forwarder forwarder;
+    private final PriceList prices;
+    private final UserBudgetService budgets;
+
+    CountTokensHandler(GatewayProperties properties, Forwarder forwarder, PriceList prices, UserBudgetService budgets) {
+        this.properties = properties;
+        this.forwarder = forwarder;
+        this.prices = prices;
+        this.budgets = budgets;
+    }
+
+    void handle(GatewayCall call, HttpServletRequest request, HttpServletResponse response) throws IOException {
+        byte[] body;
+        AnthropicUpstream target;
+        try {
+            body = RequestBody.read(request, properties.maxRequestSize().toBytes());
+            MessagesRequest parsed = MessagesRequest.parse(body);
+            call.priced(parsed.model(), prices.forModel(parsed.model()));
+            target = forwarder.target();
+        } catch (GatewayError refused) {
+            Responses.error(response, call, refused);
+            return;
+        }
+        CallOutcome outcome = CallOutcome.UPSTREAM_ERROR;
+        try {
+            HttpResponse<InputStream> answer = forwarder.send(call, request, target, body, response);
+            try (InputStream upstream = answer.body()) {
+                boolean delivered = BodyRelay.relay(upstream, new ClientOutput(response, call), null);
+                outcome = !Forwarder.succeeded(answer)
+                        ? CallOutcome.UPSTREAM_ERROR
+                        : delivered ? CallOutcome.COMPLETED : CallOutcome.CLIENT_CANCELLED;
+            }
+        } catch (GatewayError unreachable) {
+            Responses.error(response, call, unreachable);
+        } finally {
+            budgets.record(call.record(TokenCounts.NONE, 0, outcome));
+        }
+    }
+}

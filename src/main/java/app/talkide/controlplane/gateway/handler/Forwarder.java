@@ -1,0 +1,84 @@
+package app.talkide.controlplane.gateway.handler;
+
+import app.talkide.controlplane.gateway.AnthropicUpstream;
+import app.talkide.controlplane.gateway.GatewayProperties;
+import app.talkide.controlplane.gateway.filter.RequestHeaderFilter;
+import app.talkide.controlplane.gateway.filter.ResponseHeaderFilter;
+import app.talkide.controlplane.gateway.upstream.UpstreamClient;
+import app.talkide.controlplane.gateway.upstream.UpstreamFailure;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.InputStream;
+import java.net.http.HttpResponse;
+import java.util.Locale;
+import org.springframework.stereotype.Component;
+
+/**
+ * Sends a checked call upstream and prepares the worker's response: status and the passed headers,
+ * plus {@code X-Accel-Buffering: no} on event streams so no proxy in between holds events back.
+ */
+@Component
+class Forwarder {
+
+    private final UpstreamClient client;
+    private final RequestHeaderFilter requestHeaders;
+    private final GatewayMetrics metrics;
+
+    Forwarder(UpstreamClient client, GatewayProperties properties, GatewayMetrics metrics) {
+        this.client = client;
+        this.requestHeaders = new RequestHeaderFilter(properties.anthropicVersion());
+        this.metrics = metrics;
+    }
+
+    AnthropicUpstream target() throws GatewayError {
+        AnthropicUpstream target = client.upstream();
+        if (target == null) {
+            throw new GatewayError(502, "api_error", "No Anthropic upstream is configured on the control plane.");
+        }
+        return target;
+    }
+
+    /** Calls the upstream and, once it answered, writes status and headers (not yet committed). */
+    HttpResponse<InputStream> send(
+            GatewayCall call,
+            HttpServletRequest request,
+            AnthropicUpstream target,
+            byte[] body,
+            HttpServletResponse response)
+            throws GatewayError {
+        call.upstreamSent();
+        HttpResponse<InputStream> answer;
+        try {
+            answer = client.post(
+                    target,
+                    call.path().upstreamPath(),
+                    request.getQueryString(),
+                    builder -> requestHeaders.copy(request, builder),
+                    body);
+        } catch (UpstreamFailure failure) {
+            throw failure.timedOut()
+                    ? new GatewayError(504, "api_error", "The Anthropic API did not answer in time.")
+                    : new GatewayError(502, "api_error", "The Anthropic API could not be reached.");
+        }
+        call.upstreamAnswered(answer.statusCode());
+        metrics.upstreamStatus(answer.statusCode());
+        response.setStatus(answer.statusCode());
+        ResponseHeaderFilter.copy(answer.headers(), response);
+        if (isEventStream(answer)) {
+            response.setHeader("X-Accel-Buffering", "no");
+            response.setHeader("Cache-Control", "no-cache");
+        }
+        return answer;
+    }
+
+    static boolean succeeded(HttpResponse<?> answer) {
+        return answer.statusCode() >= 200 && answer.statusCode() < 300;
+    }
+
+    static boolean isEventStream(HttpResponse<?> answer) {
+        return answer.headers()
+                .firstValue("content-type")
+                .map(type -> type.toLowerCase(Locale.ROOT).startsWith("text/event-stream"))
+                .orElse(false);
+    }
+}

@@ -1,0 +1,127 @@
+package app.talkide.controlplane.gateway.handler;
+
+import app.talkide.controlplane.budget.CallOutcome;
+import app.talkide.controlplane.budget.UsageRecord;
+import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
+import app.talkide.controlplane.gateway.filter.GatewayPaths;
+import app.talkide.controlplane.gateway.pricing.ModelPrice;
+import app.talkide.controlplane.token.WorkerPrincipal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/** One call through the gateway: who makes it, when it started, and the moments that make its latency. */
+final class GatewayCall {
+
+    private final String requestId = "gw_" + UUID.randomUUID().toString().replace("-", "");
+    private final WorkerPrincipal worker;
+    private final GatewayPaths path;
+    private final Instant startedAt;
+    private final long startNanos;
+    private long upstreamSentNanos;
+    private long upstreamAnsweredNanos;
+    private long firstByteNanos;
+    private @Nullable Integer upstreamStatus;
+    private String model = "";
+    private @Nullable ModelPrice price;
+    private @Nullable CallOutcome outcome;
+
+    GatewayCall(WorkerPrincipal worker, GatewayPaths path, Instant startedAt, long startNanos) {
+        this.worker = worker;
+        this.path = path;
+        this.startedAt = startedAt;
+        this.startNanos = startNanos;
+    }
+
+    String requestId() {
+        return requestId;
+    }
+
+    WorkerPrincipal worker() {
+        return worker;
+    }
+
+    String endpoint() {
+        return path.endpoint();
+    }
+
+    GatewayPaths path() {
+        return path;
+    }
+
+    void priced(String model, ModelPrice price) {
+        this.model = model;
+        this.price = price;
+    }
+
+    ModelPrice price() {
+        if (price == null) {
+            throw new IllegalStateException("call not priced yet");
+        }
+        return price;
+    }
+
+    void upstreamSent() {
+        upstreamSentNanos = System.nanoTime();
+    }
+
+    void upstreamAnswered(int status) {
+        upstreamAnsweredNanos = System.nanoTime();
+        upstreamStatus = status;
+    }
+
+    void firstByteSent() {
+        if (firstByteNanos == 0) {
+            firstByteNanos = System.nanoTime();
+        }
+    }
+
+    @Nullable
+    Duration timeToFirstByte() {
+        return firstByteNanos == 0 ? null : Duration.ofNanos(firstByteNanos - startNanos);
+    }
+
+    /** From the request's arrival to the upstream call (token check, body, budget); null if never called. */
+    @Nullable
+    Duration beforeUpstream() {
+        return upstreamSentNanos == 0 ? null : Duration.ofNanos(upstreamSentNanos - startNanos);
+    }
+
+    /** From the upstream's response headers to our first byte out (includes waiting for its first event). */
+    @Nullable
+    Duration toFirstByte() {
+        return upstreamAnsweredNanos == 0 || firstByteNanos == 0
+                ? null
+                : Duration.ofNanos(firstByteNanos - upstreamAnsweredNanos);
+    }
+
+    Duration elapsed() {
+        return Duration.ofNanos(System.nanoTime() - startNanos);
+    }
+
+    /** How the call ended, or "rejected" for one the gateway refused before pricing it (bad body, too large). */
+    String outcomeTag() {
+        return outcome == null ? "rejected" : outcome.code();
+    }
+
+    UsageRecord record(TokenCounts tokens, long costMicros, CallOutcome outcome) {
+        this.outcome = outcome;
+        return new UsageRecord(
+                requestId,
+                worker.tenantEnvironment().tenant(),
+                worker.tenantEnvironment().env(),
+                worker.conversationId(),
+                worker.userId(),
+                path.endpoint(),
+                model,
+                price == null ? "none" : price.family(),
+                tokens,
+                costMicros,
+                outcome,
+                upstreamStatus,
+                startedAt,
+                elapsed(),
+                timeToFirstByte());
+    }
+}

@@ -1,0 +1,85 @@
+package app.talkide.controlplane.gateway.handler;
+
+import app.talkide.controlplane.gateway.AnthropicErrors;
+import app.talkide.controlplane.gateway.filter.GatewayPaths;
+import app.talkide.controlplane.token.WorkerPrincipal;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Everything under {@code /api/internal/gateway/anthropic}: the WorkerToken is already verified (the
+ * internal security chain), the path is matched exactly here, and anything but the two forwarded calls
+ * is a 404 in Anthropic's shape that never reaches the upstream.
+ */
+@RestController
+class GatewayController {
+
+    private static final Logger log = LoggerFactory.getLogger(GatewayController.class);
+
+    private final MessagesHandler messages;
+    private final CountTokensHandler countTokens;
+    private final GatewayMetrics metrics;
+    private final Clock clock;
+
+    GatewayController(MessagesHandler messages, CountTokensHandler countTokens, GatewayMetrics metrics, Clock clock) {
+        this.messages = messages;
+        this.countTokens = countTokens;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    @RequestMapping(GatewayPaths.PREFIX + "/**")
+    void handle(
+            @AuthenticationPrincipal WorkerPrincipal worker, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        long start = System.nanoTime();
+        GatewayPaths path = GatewayPaths.match(request);
+        if (path == null) {
+            AnthropicErrors.write(
+                    response,
+                    404,
+                    "not_found_error",
+                    "Not found: the gateway serves POST /v1/messages and POST /v1/messages/count_tokens.",
+                    "gw_not_found");
+            return;
+        }
+        GatewayCall call = new GatewayCall(worker, path, clock.instant(), start);
+        response.setHeader("x-talkide-request-id", call.requestId());
+        try {
+            switch (path) {
+                case MESSAGES -> messages.handle(call, request, response);
+                case COUNT_TOKENS -> countTokens.handle(call, request, response);
+            }
+        } catch (RuntimeException bug) {
+            log.error("Gateway call {} failed unexpectedly", call.requestId(), bug);
+            if (!response.isCommitted()) {
+                response.reset();
+                AnthropicErrors.write(
+                        response,
+                        500,
+                        "api_error",
+                        "The gateway failed unexpectedly; quote request id " + call.requestId() + ".",
+                        call.requestId());
+            }
+        } finally {
+            metrics.completed(call.endpoint(), call.outcomeTag(), call.elapsed());
+            var firstByte = call.timeToFirstByte();
+            if (firstByte != null) {
+                metrics.firstByte(call.endpoint(), firstByte);
+            }
+            var before = call.beforeUpstream();
+            var relay = call.toFirstByte();
+            if (before != null && relay != null) {
+                metrics.overhead(call.endpoint(), "before_upstream", before);
+                metrics.overhead(call.endpoint(), "relay", relay);
+            }
+        }
+    }
+}

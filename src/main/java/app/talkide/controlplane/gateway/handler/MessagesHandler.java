@@ -1,0 +1,211 @@
+package app.talkide.controlplane.gateway.handler;
+
+import app.talkide.controlplane.budget.BudgetDecision;
+import app.talkide.controlplane.budget.BudgetDecision.Denied;
+import app.talkide.controlplane.budget.BudgetDecision.Reserved;
+import app.talkide.controlplane.budget.CallOutcome;
+import app.talkide.controlplane.budget.Reservation;
+import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
+import app.talkide.controlplane.budget.UserBudgetService;
+import app.talkide.controlplane.gateway.AnthropicErrors;
+import app.talkide.controlplane.gateway.AnthropicUpstream;
+import app.talkide.controlplane.gateway.GatewayProperties;
+import app.talkide.controlplane.gateway.metering.JsonUsageScanner;
+import app.talkide.controlplane.gateway.metering.StreamMeter;
+import app.talkide.controlplane.gateway.pricing.ModelPrice;
+import app.talkide.controlplane.gateway.pricing.PriceList;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * {@code POST /v1/messages}: check the body, reserve budget, forward, relay while metering, settle.
+ * Settlement runs whatever happens after the reservation, so no call leaves money held; if even that
+ * fails (the database is gone), the reservation expires on its own.
+ */
+@Component
+class MessagesHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(MessagesHandler.class);
+
+    private final GatewayProperties properties;
+    private final Forwarder forwarder;
+    private final PriceList prices;
+    private final UserBudgetService budgets;
+    private final GatewayMetrics metrics;
+    private final StallWatchdog watchdog;
+
+    MessagesHandler(
+            GatewayProperties properties,
+            Forwarder forwarder,
+            PriceList prices,
+            UserBudgetService budgets,
+            GatewayMetrics metrics,
+            StallWatchdog watchdog) {
+        this.properties = properties;
+        this.forwarder = forwarder;
+        this.prices = prices;
+        this.budgets = budgets;
+        this.metrics = metrics;
+        this.watchdog = watchdog;
+    }
+
+    void handle(GatewayCall call, HttpServletRequest request, HttpServletResponse response) throws IOException {
+        byte[] body;
+        MessagesRequest parsed;
+        AnthropicUpstream target;
+        try {
+            body = RequestBody.read(request, properties.maxRequestSize().toBytes());
+            parsed = MessagesRequest.parse(body);
+            target = forwarder.target();
+        } catch (GatewayError refused) {
+            Responses.error(response, call, refused);
+            return;
+        }
+        ModelPrice price = prices.forModel(parsed.model());
+        call.priced(parsed.model(), price);
+
+        long firstOutput = firstOutputTokens(parsed);
+        long estimate = price.cost(parsed.estimatedInputTokens(), firstOutput);
+        BudgetDecision decision = budgets.preCallCheck(call.worker().userId(), estimate);
+        if (decision instanceof Denied denied) {
+            budgets.record(call.record(TokenCounts.NONE, 0, CallOutcome.DENIED));
+            Responses.error(response, call, Responses.denial(denied));
+            return;
+        }
+        Reservation reservation = ((Reserved) decision).reservation();
+        Outcome outcome = Outcome.free(CallOutcome.UPSTREAM_ERROR);
+        try {
+            outcome = forward(call, request, response, target, body, parsed, reservation, firstOutput);
+            finish(response);
+        } finally {
+            long cost = price.cost(outcome.tokens());
+            try {
+                budgets.postCallDebit(reservation, call.record(outcome.tokens(), cost, outcome.outcome()));
+            } catch (RuntimeException e) {
+                log.error(
+                        "Could not settle gateway call {} (reservation {} expires on its own)",
+                        call.requestId(),
+                        reservation.id(),
+                        e);
+            }
+            metrics.usage(price.family(), outcome.tokens(), cost);
+        }
+    }
+
+    /** Ends the response before settling: the worker has every byte and need not wait for our bookkeeping. */
+    private static void finish(HttpServletResponse response) {
+        try {
+            response.getOutputStream().close();
+        } catch (IOException | IllegalStateException gone) {
+            // Nobody is listening any more; settlement goes on regardless.
+        }
+    }
+
+    private long firstOutputTokens(MessagesRequest parsed) {
+        long slice = properties.outputSliceTokens();
+        long max = parsed.maxTokens() > 0 ? parsed.maxTokens() : slice;
+        // A stream can be stopped slice by slice; a non-streaming answer comes whole, so reserve all of it.
+        return parsed.stream() ? Math.min(slice, max) : max;
+    }
+
+    private Outcome forward(
+            GatewayCall call,
+            HttpServletRequest request,
+            HttpServletResponse response,
+            AnthropicUpstream target,
+            byte[] body,
+            MessagesRequest parsed,
+            Reservation reservation,
+            long reservedOutput)
+            throws IOException {
+        HttpResponse<InputStream> answer;
+        try {
+            answer = forwarder.send(call, request, target, body, response);
+        } catch (GatewayError unreachable) {
+            Responses.error(response, call, unreachable);
+            return Outcome.free(CallOutcome.UPSTREAM_ERROR);
+        }
+        ClientOutput client = new ClientOutput(response, call);
+        try (InputStream upstream = answer.body()) {
+            if (!Forwarder.succeeded(answer)) {
+                // The upstream's own error (400, 401, 429, 529 ...) goes to the worker as it is; nothing is billed.
+                BodyRelay.relay(upstream, client, null);
+                return Outcome.free(CallOutcome.UPSTREAM_ERROR);
+            }
+            if (!Forwarder.isEventStream(answer)) {
+                JsonUsageScanner scanner = new JsonUsageScanner();
+                boolean delivered = BodyRelay.relay(upstream, client, scanner);
+                return new Outcome(delivered ? CallOutcome.COMPLETED : CallOutcome.CLIENT_CANCELLED, scanner.counts());
+            }
+            return stream(call, client, upstream, reservation, reservedOutput);
+        } catch (ClientGone gone) {
+            return Outcome.free(CallOutcome.CLIENT_CANCELLED);
+        } catch (IOException broken) {
+            return Outcome.free(CallOutcome.UPSTREAM_ERROR);
+        }
+    }
+
+    private Outcome stream(
+            GatewayCall call, ClientOutput client, InputStream upstream, Reservation reservation, long reservedOutput)
+            throws IOException {
+        StreamMeter meter = new StreamMeter();
+        OutputAllowance allowance =
+                new OutputAllowance(budgets, reservation, call.price(), properties.outputSliceTokens(), reservedOutput);
+        metrics.streamOpened();
+        try (StallWatchdog.Watched watched = watchdog.watch(upstream)) {
+            StreamRelay.End end = new StreamRelay(client, meter, allowance, watched).relay(upstream);
+            watched.finished();
+            return switch (end) {
+                case COMPLETED ->
+                    new Outcome(
+                            meter.stopped() && meter.errorType() == null
+                                    ? CallOutcome.COMPLETED
+                                    : CallOutcome.UPSTREAM_ERROR,
+                            meter.counts());
+                case CLIENT_GONE -> {
+                    // The worker is gone: close the upstream now so it stops generating (and billing) tokens
+                    // nobody will read. Bill what was produced until here.
+                    upstream.close();
+                    yield new Outcome(CallOutcome.CLIENT_CANCELLED, meter.counts());
+                }
+                case LIMIT_REACHED -> {
+                    upstream.close();
+                    endWith(
+                            client,
+                            "rate_limit_error",
+                            "Spending limit reached: this answer was stopped because your"
+                                    + " spending limit for this period does not cover more output.");
+                    yield new Outcome(CallOutcome.LIMIT_REACHED, meter.counts());
+                }
+                case UPSTREAM_BROKEN -> {
+                    endWith(
+                            client,
+                            "api_error",
+                            watched.stalled()
+                                    ? "The Anthropic API sent nothing for " + watched.idleTimeout()
+                                            + "; the stream was ended."
+                                    : "The connection to the Anthropic API broke mid-stream.");
+                    yield new Outcome(CallOutcome.UPSTREAM_ERROR, meter.counts());
+                }
+            };
+        } finally {
+            metrics.streamClosed();
+        }
+    }
+
+    /** Ends a stream that already started with an Anthropic {@code error} event, so the SDK reports why. */
+    private static void endWith(ClientOutput client, String type, String message) {
+        byte[] event = AnthropicErrors.event(type, message);
+        try {
+            client.send(event, 0, event.length);
+        } catch (ClientGone gone) {
+            // Nobody left to tell.
+        }
+    }
+}

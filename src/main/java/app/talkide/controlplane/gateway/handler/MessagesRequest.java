@@ -1,0 +1,73 @@
+package app.talkide.controlplane.gateway.handler;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * What the gateway needs to know of a Messages API request before forwarding it: the model, whether it
+ * streams, {@code max_tokens}, and an estimate of its input tokens. Parsed with a streaming parser in
+ * one pass; the body itself is forwarded untouched.
+ *
+ * <p>The estimate is one token per {@value #BYTES_PER_TOKEN} bytes of JSON, except that a long base64
+ * {@code data} string (an image or document) counts as {@value #TOKENS_PER_ATTACHMENT} tokens rather than
+ * its length. It only sizes the first reservation: the upstream's {@code message_start} gives the truth
+ * and the reservation follows it.
+ */
+record MessagesRequest(String model, boolean stream, long maxTokens, long estimatedInputTokens) {
+
+    static final int BYTES_PER_TOKEN = 4;
+    static final int TOKENS_PER_ATTACHMENT = 1_600;
+    private static final int ATTACHMENT_MIN_LENGTH = 1_024;
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    static MessagesRequest parse(byte[] body) throws GatewayError {
+        String model = "";
+        boolean stream = false;
+        long maxTokens = 0;
+        long attachmentBytes = 0;
+        long attachments = 0;
+        try (JsonParser parser = JSON.createParser(body)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw notAnObject();
+            }
+            JsonToken token;
+            while ((token = parser.nextToken()) != null) {
+                int depth = parser.streamReadContext().getNestingDepth();
+                if (depth == 0) {
+                    if (token != JsonToken.END_OBJECT || parser.nextToken() != null) {
+                        throw notAnObject();
+                    }
+                    break;
+                }
+                if (!token.isScalarValue()) {
+                    continue;
+                }
+                String name = parser.currentName();
+                if (depth == 1 && "model".equals(name) && token == JsonToken.VALUE_STRING) {
+                    model = parser.getString();
+                } else if (depth == 1 && "stream".equals(name)) {
+                    stream = token == JsonToken.VALUE_TRUE;
+                } else if (depth == 1 && "max_tokens".equals(name) && token == JsonToken.VALUE_NUMBER_INT) {
+                    maxTokens = Math.max(0, parser.getValueAsLong(0));
+                } else if ("data".equals(name) && token == JsonToken.VALUE_STRING) {
+                    int length = parser.getStringLength();
+                    if (length >= ATTACHMENT_MIN_LENGTH) {
+                        attachmentBytes += length;
+                        attachments++;
+                    }
+                }
+            }
+        } catch (JacksonException e) {
+            throw new GatewayError(400, "invalid_request_error", "The request body is not valid JSON.");
+        }
+        long estimate =
+                Math.ceilDiv(body.length - attachmentBytes, BYTES_PER_TOKEN) + attachments * TOKENS_PER_ATTACHMENT;
+        return new MessagesRequest(model, stream, maxTokens, estimate);
+    }
+
+    private static GatewayError notAnObject() {
+        return new GatewayError(400, "invalid_request_error", "The request body must be one JSON object.");
+    }
+}

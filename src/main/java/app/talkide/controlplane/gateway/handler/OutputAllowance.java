@@ -1,0 +1,56 @@
+package app.talkide.controlplane.gateway.handler;
+
+import app.talkide.controlplane.budget.Reservation;
+import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
+import app.talkide.controlplane.budget.UserBudgetService;
+import app.talkide.controlplane.gateway.metering.StreamMeter;
+import app.talkide.controlplane.gateway.pricing.ModelPrice;
+
+/**
+ * The progressive reservation of one stream. The call starts with its input estimate and one slice of
+ * output reserved; once the upstream says what the input really is, and each time the output counted so
+ * far reaches what is reserved, the reservation grows to cover the input and one more slice. When the
+ * budget refuses, the stream must stop: spend never passes what the limit allowed by more than the
+ * tokens of the event that crossed the slice.
+ */
+final class OutputAllowance {
+
+    private final UserBudgetService budgets;
+    private final Reservation reservation;
+    private final ModelPrice price;
+    private final int slice;
+    private long reservedOutput;
+    private boolean inputSeen;
+
+    OutputAllowance(
+            UserBudgetService budgets, Reservation reservation, ModelPrice price, int slice, long reservedOutput) {
+        this.budgets = budgets;
+        this.reservation = reservation;
+        this.price = price;
+        this.slice = slice;
+        this.reservedOutput = reservedOutput;
+    }
+
+    /** Called after every event; false when the stream has used up what the budget allows. */
+    boolean allows(StreamMeter meter) {
+        long output = meter.outputSoFar();
+        boolean inputNowKnown = !inputSeen && meter.started();
+        if (output < reservedOutput && !inputNowKnown) {
+            return true;
+        }
+        inputSeen |= meter.started();
+        long wanted = reservedOutput;
+        while (output >= wanted) {
+            wanted += slice;
+        }
+        TokenCounts counted = meter.counts();
+        long needed = price.cost(new TokenCounts(
+                counted.input(), counted.cacheWrite5m(), counted.cacheWrite1h(), counted.cacheRead(), wanted));
+        long delta = needed - reservation.amountMicros();
+        if (delta > 0 && !budgets.extend(reservation, delta).granted()) {
+            return false;
+        }
+        reservedOutput = wanted;
+        return true;
+    }
+}

@@ -1,0 +1,113 @@
+package app.talkide.controlplane.gateway.handler;
+
+import app.talkide.controlplane.gateway.GatewayProperties;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.stereotype.Component;
+
+/**
+ * Ends upstream streams that went silent. The JDK client has no read timeout for a body, and a
+ * connection that died without a FIN (a dropped NAT entry, a vanished peer) would otherwise hold its
+ * thread, its reservation and the worker's connection forever. One sweeper for all streams: a read costs
+ * a volatile write, not a timer.
+ */
+@Component
+class StallWatchdog implements DisposableBean {
+
+    private final Set<Watched> streams = ConcurrentHashMap.newKeySet();
+    private final long idleNanos;
+    private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("gateway-stall-watchdog").factory());
+
+    StallWatchdog(GatewayProperties properties) {
+        this.idleNanos = properties.streamIdleTimeout().toNanos();
+        long period =
+                Math.max(50, Math.min(1_000, properties.streamIdleTimeout().toMillis() / 4));
+        sweeper.scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    Watched watch(InputStream upstream) {
+        Watched watched = new Watched(upstream);
+        streams.add(watched);
+        return watched;
+    }
+
+    private void sweep() {
+        long now = System.nanoTime();
+        for (Watched watched : streams) {
+            if (now - watched.lastActivity > idleNanos) {
+                watched.stall();
+            }
+        }
+    }
+
+    @Override
+    public void destroy() {
+        sweeper.shutdownNow();
+    }
+
+    /** One upstream body under watch; {@link #touched()} after every read, {@link #close()} when done. */
+    final class Watched implements AutoCloseable {
+
+        private final InputStream upstream;
+        private final Thread reader = Thread.currentThread();
+        private volatile long lastActivity = System.nanoTime();
+        private volatile boolean stalled;
+        private boolean finished;
+
+        private Watched(InputStream upstream) {
+            this.upstream = upstream;
+        }
+
+        void touched() {
+            lastActivity = System.nanoTime();
+        }
+
+        boolean stalled() {
+            return stalled;
+        }
+
+        Duration idleTimeout() {
+            return Duration.ofNanos(idleNanos);
+        }
+
+        /** Under the lock, so it can neither fire after {@link #finished()} nor interrupt after it cleared. */
+        private synchronized void stall() {
+            if (finished) {
+                return;
+            }
+            stalled = true;
+            streams.remove(this);
+            try {
+                // Closing the body cancels the upstream call; the interrupt wakes the relay's blocked read,
+                // which then fails and ends the stream.
+                upstream.close();
+            } catch (IOException ignored) {
+                // it is being abandoned either way
+            } finally {
+                reader.interrupt();
+            }
+        }
+
+        /** The relay is done reading: no stall from now on, and an interrupt a stall left is cleared. */
+        synchronized void finished() {
+            finished = true;
+            if (stalled) {
+                Thread.interrupted();
+            }
+        }
+
+        @Override
+        public void close() {
+            finished();
+            streams.remove(this);
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package app.talkide.controlplane.gateway.metering;
+
+import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
+import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Meters one Messages API stream, an event at a time. {@code message_start} gives the input side,
+ * the last {@code message_delta} the cumulative output. Until then (and when a stream is cut before it)
+ * output is estimated from the deltas seen: text, thinking and tool-input JSON, at one token per
+ * {@value #CHARS_PER_TOKEN} characters, which errs towards more rather than fewer tokens. Unknown event
+ * types and block types are counted as nothing, never rejected.
+ */
+public final class StreamMeter {
+
+    static final int CHARS_PER_TOKEN = 3;
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final UsageCounter usage = new UsageCounter();
+    private @Nullable String model;
+    private long deltaChars;
+    private long deltaEvents;
+    private boolean started;
+    private boolean stopped;
+    private @Nullable String errorType;
+
+    /** Meters one whole event (its bytes including the blank line). Returns its type, or "" if none. */
+    public String accept(byte[] bytes, int offset, int length) {
+        SseEvent event = SseEvent.parse(bytes, offset, length);
+        if (event.data() == null) {
+            return event.type();
+        }
+        JsonNode data;
+        try {
+            data = JSON.readTree(event.data());
+        } catch (JacksonException notJson) {
+            return event.type();
+        }
+        String type = event.type().isEmpty() ? data.path("type").asString("") : event.type();
+        switch (type) {
+            case "message_start" -> {
+                started = true;
+                JsonNode message = data.path("message");
+                if (message.path("model").isString()) {
+                    model = message.path("model").asString();
+                }
+                usage.take(message.get("usage"));
+            }
+            case "content_block_delta" -> {
+                deltaEvents++;
+                deltaChars += deltaLength(data.path("delta"));
+            }
+            case "content_block_start" -> deltaChars += deltaLength(data.path("content_block"));
+            case "message_delta" -> {
+                usage.take(data.get("usage"));
+                usage.outputIsFinal();
+            }
+            case "message_stop" -> stopped = true;
+            case "error" -> errorType = data.path("error").path("type").asString("error");
+            default -> {
+                // ping and event types this gateway does not know yet pass through unmetered.
+            }
+        }
+        return type;
+    }
+
+    private static long deltaLength(JsonNode delta) {
+        return switch (delta.path("type").asString("")) {
+            case "text_delta", "text" -> delta.path("text").asString("").length();
+            case "thinking_delta", "thinking" ->
+                delta.path("thinking").asString("").length();
+            case "input_json_delta" -> delta.path("partial_json").asString("").length();
+            // Signatures, citations and block kinds yet to come are not output the model wrote.
+            default -> 0;
+        };
+    }
+
+    /** Output so far: the upstream's count once it gave one, else the estimate from the deltas. */
+    public long outputSoFar() {
+        long estimate = Math.max(deltaEvents, Math.ceilDiv(deltaChars, CHARS_PER_TOKEN));
+        return usage.outputReported() ? usage.output() : Math.max(usage.output(), estimate);
+    }
+
+    public TokenCounts counts() {
+        return usage.counts(outputSoFar());
+    }
+
+    public @Nullable String model() {
+        return model;
+    }
+
+    public boolean started() {
+        return started;
+    }
+
+    /** Whether the stream ended properly with {@code message_stop}. */
+    public boolean stopped() {
+        return stopped;
+    }
+
+    /** The type of an {@code error} event the upstream sent mid-stream, if it did. */
+    public @Nullable String errorType() {
+        return errorType;
+    }
+
+    /** The fields of one server-sent event that metering needs. */
+    record SseEvent(String type, byte @Nullable [] data) {
+
+        static SseEvent parse(byte[] bytes, int offset, int length) {
+            String type = "";
+            java.io.ByteArrayOutputStream data = null;
+            int end = offset + length;
+            int lineStart = offset;
+            for (int i = offset; i <= end; i++) {
+                if (i == end || bytes[i] == '\n' || bytes[i] == '\r') {
+                    int lineEnd = i;
+                    if (lineEnd > lineStart) {
+                        if (startsWith(bytes, lineStart, lineEnd, "data:")) {
+                            if (data == null) {
+                                data = new java.io.ByteArrayOutputStream(lineEnd - lineStart);
+                            } else {
+                                data.write('\n');
+                            }
+                            int from = skipSpace(bytes, lineStart + 5, lineEnd);
+                            data.write(bytes, from, lineEnd - from);
+                        } else if (startsWith(bytes, lineStart, lineEnd, "event:")) {
+                            int from = skipSpace(bytes, lineStart + 6, lineEnd);
+                            type = new String(bytes, from, lineEnd - from, StandardCharsets.UTF_8);
+                        }
+                    }
+                    lineStart = i + 1;
+                }
+            }
+            return new SseEvent(type, data == null ? null : data.toByteArray());
+        }
+
+        private static boolean startsWith(byte[] bytes, int from, int to, String prefix) {
+            if (to - from < prefix.length()) {
+                return false;
+            }
+            for (int i = 0; i < prefix.length(); i++) {
+                if (bytes[from + i] != prefix.charAt(i)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private static int skipSpace(byte[] bytes, int from, int to) {
+            return from < to && bytes[from] == ' ' ? from + 1 : from;
+        }
+    }
+}

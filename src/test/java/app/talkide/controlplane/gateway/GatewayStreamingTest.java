@@ -1,0 +1,183 @@
+package app.talkide.controlplane.gateway;
+
+import static app.talkide.controlplane.gateway.AnthropicFixtures.OPUS;
+import static app.talkide.controlplane.gateway.GatewayTestSupport.API_KEY;
+import static app.talkide.controlplane.gateway.GatewayTestSupport.MESSAGES;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import app.talkide.controlplane.budget.BudgetStatus;
+import app.talkide.controlplane.budget.UserBudgetService;
+import app.talkide.controlplane.support.DatabaseTest;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Streaming as a worker sees it, against an upstream the test writes byte by byte: no event waits for
+ * the next, a hang-up cancels the upstream and bills only what was produced, a broken upstream ends the
+ * stream with an error event.
+ */
+// Its own context (own upstream or users): closed after the class so its connections go back to PostgreSQL.
+@DirtiesContext
+@DatabaseTest
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"talkide.gateway.api-key=" + API_KEY, "talkide.gateway.stream-idle-timeout=2s"})
+class GatewayStreamingTest {
+
+    static final Duration WAIT = Duration.ofSeconds(10);
+    static ScriptedUpstream upstream;
+
+    @DynamicPropertySource
+    static void upstreamUrl(DynamicPropertyRegistry registry) throws IOException {
+        upstream = new ScriptedUpstream();
+        registry.add("talkide.gateway.upstream-url", upstream::baseUrl);
+    }
+
+    @AfterAll
+    static void stopUpstream() throws IOException {
+        upstream.close();
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    ApplicationContext context;
+
+    @Autowired
+    UserBudgetService budgets;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    GatewayTestSupport worker;
+
+    @BeforeEach
+    void setUp() {
+        worker = GatewayTestSupport.newWorker(context);
+    }
+
+    @Test
+    void everyEventReachesTheWorkerBeforeTheUpstreamSendsTheNext() throws Exception {
+        List<String> events = AnthropicFixtures.textStream(OPUS, AnthropicFixtures.usage(10, 0, 0, 1), 20, "tok", 20);
+        try (EventStreamClient client = open(AnthropicFixtures.request(OPUS, true, 1024))) {
+            ScriptedUpstream.Exchange exchange = upstream.next(WAIT);
+            assertThat(exchange.header("x-api-key")).isEqualTo(API_KEY);
+            assertThat(exchange.header("x-worker-token")).isNull();
+            exchange.startEventStream();
+            for (String event : events) {
+                // Split each event across two writes, then pause: the worker must see it whole, now.
+                int half = event.length() / 2;
+                exchange.send(event.substring(0, half));
+                exchange.send(event.substring(half));
+                assertThat(client.next(WAIT)).isEqualTo(event);
+            }
+            exchange.end();
+            assertThat(client.next(WAIT)).isEqualTo(EventStreamClient.END);
+        }
+        awaitSettled("completed");
+    }
+
+    @Test
+    void aWorkerThatHangsUpMidStreamCancelsTheUpstreamAndPaysForWhatWasProduced() throws Exception {
+        EventStreamClient client = open(AnthropicFixtures.request(OPUS, true, 128000));
+        ScriptedUpstream.Exchange exchange = upstream.next(WAIT);
+        exchange.startEventStream();
+        List<String> events =
+                AnthropicFixtures.textStream(OPUS, AnthropicFixtures.usage(2000, 0, 0, 1), 10, "x".repeat(30), 0);
+        for (String event : events.subList(0, 13)) { // message_start, block start, ping, 10 deltas
+            exchange.send(event);
+            client.next(WAIT);
+        }
+
+        client.close();
+
+        // The gateway closes its upstream connection: the upstream's writes start failing.
+        await().atMost(WAIT)
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> !exchange.trySend(AnthropicFixtures.event("ping", "{\"type\":\"ping\"}")));
+        // 2000 input × $5/M = 10000 µ$; 10 deltas of 30 characters ≈ 100 output tokens × $25/M = 2500 µ$.
+        BudgetStatus status = awaitSettled("client_cancelled");
+        assertThat(status.spentMicros()).isEqualTo(12_500);
+        assertThat(record()).containsEntry("input_tokens", 2000L).containsEntry("output_tokens", 100L);
+    }
+
+    @Test
+    void anUpstreamThatResetsMidEventEndsTheStreamWithAnErrorEvent() throws Exception {
+        try (EventStreamClient client = open(AnthropicFixtures.request(OPUS, true, 1024))) {
+            ScriptedUpstream.Exchange exchange = upstream.next(WAIT);
+            exchange.startEventStream();
+            String start = AnthropicFixtures.messageStart(OPUS, AnthropicFixtures.usage(1000, 0, 0, 1));
+            exchange.send(start);
+            assertThat(client.next(WAIT)).isEqualTo(start);
+            exchange.send(AnthropicFixtures.textDelta(0, "half an ev"));
+            assertThat(client.next(WAIT)).isEqualTo(AnthropicFixtures.textDelta(0, "half an ev"));
+            exchange.send("event: content_block_delta\ndata: {\"type\":");
+            exchange.reset();
+
+            String error = client.next(WAIT);
+            assertThat(error).startsWith("event: error\n").contains("\"api_error\"");
+            assertThat(client.next(WAIT)).isEqualTo(EventStreamClient.END);
+        }
+        BudgetStatus status = awaitSettled("upstream_error");
+        // 1000 input × $5/M = 5000 µ$ plus 10 characters ≈ 4 output tokens × $25/M = 100 µ$.
+        assertThat(status.spentMicros()).isEqualTo(5_100);
+    }
+
+    @Test
+    void aStreamThatGoesSilentIsEndedWithAnErrorEventAndBilledForWhatItUsed() throws Exception {
+        try (EventStreamClient client = open(AnthropicFixtures.request(OPUS, true, 1024))) {
+            ScriptedUpstream.Exchange exchange = upstream.next(WAIT);
+            exchange.startEventStream();
+            String start = AnthropicFixtures.messageStart(OPUS, AnthropicFixtures.usage(1000, 0, 0, 1));
+            exchange.send(start);
+            assertThat(client.next(WAIT)).isEqualTo(start);
+            // ...and then nothing, not even a ping: the connection died without telling anyone.
+
+            assertThat(client.next(WAIT))
+                    .startsWith("event: error\n")
+                    .contains("\"api_error\"")
+                    .contains("sent nothing");
+            assertThat(client.next(WAIT)).isEqualTo(EventStreamClient.END);
+        }
+        // 1000 input × $5/M = 5000 µ$ plus the 1 output token message_start reported × $25/M.
+        assertThat(awaitSettled("upstream_error").spentMicros()).isEqualTo(5_025);
+    }
+
+    private EventStreamClient open(String body) {
+        return new EventStreamClient("http://127.0.0.1:" + port + MESSAGES, worker.token(), body);
+    }
+
+    private BudgetStatus awaitSettled(String outcome) {
+        await().atMost(WAIT).untilAsserted(() -> assertThat(record()).containsEntry("outcome", outcome));
+        BudgetStatus status = budgets.status(worker.userId());
+        assertThat(status.reservedMicros()).isZero();
+        assertThat(status.callsInFlight()).isZero();
+        return status;
+    }
+
+    private Map<String, Object> record() {
+        return jdbc
+                .sql("select * from usage_record where user_id = :user")
+                .param("user", worker.userId())
+                .query()
+                .listOfRows()
+                .stream()
+                .findFirst()
+                .orElse(Map.of());
+    }
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Issue 4 (worker side) figure: worker event → browser latency through the control plane, single
+# subscriber, against the packaged application on PostgreSQL in local mode (embedded reference worker,
+# built-in Anthropic simulator pacing the answers). Baseline in the same run: a second direct subscriber
+# of the worker stream.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PORT="${BENCH_PORT:-18082}"
+PG_URL="${BENCH_PG_URL:-jdbc:postgresql://127.0.0.1:5432/test}"
+SCHEMA="bench_worker_$(date +%s)"
+TURNS="${BENCH_TURNS:-5}"
+TOKENS="${BENCH_TOKENS:-400}"
+
+./mvnw -q -B -ntp -DskipTests -Djacoco.skip=true -Dspotless.check.skip=true package >/dev/null
+JAR=$(ls target/talkide-control-plane-*.jar | grep -v plain | head -n 1)
+source scripts/lib/java.sh
+psql -h 127.0.0.1 -U postgres -d test -qc "create schema $SCHEMA"
+DATA=$(mktemp -d)
+"$JAVA" -Xmx512m -jar "$JAR" --server.port="$PORT" --talkide.data-dir="$DATA" \
+  --spring.datasource.url="$PG_URL?currentSchema=$SCHEMA" --spring.datasource.username=postgres \
+  --spring.flyway.schemas="$SCHEMA" --spring.flyway.default-schema="$SCHEMA" \
+  --logging.level.root=WARN --logging.level.app.talkide.controlplane.localdev=INFO > "$DATA/app.log" 2>&1 &
+APP=$!
+trap 'kill $APP 2>/dev/null; psql -h 127.0.0.1 -U postgres -d test -qc "drop schema $SCHEMA cascade"' EXIT
+for _ in $(seq 1 120); do grep -q "Local mode: tenant-environment" "$DATA/app.log" && break; sleep 1; done
+WORKER=$(sed -nE 's/.*Local mode: tenant-environment demo\/dev .* at (http:[^ ]+).*/\1/p' "$DATA/app.log" | head -n 1)
+KEY=$(cat "$DATA/workers/demo-dev/secret/command-key")
+echo "== worker event → browser, one subscriber, $TURNS turns of $TOKENS tokens (machine shared with other builds)"
+scripts/bench.sh WorkerToBrowserLatency "http://127.0.0.1:$PORT" "$WORKER" "$KEY" demo dev dev:dev "$TURNS" "$TOKENS"

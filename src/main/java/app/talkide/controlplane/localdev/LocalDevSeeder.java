@@ -1,0 +1,46 @@
+package app.talkide.controlplane.localdev;
+
+import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.tenant.TenantEnvironments;
+import app.talkide.controlplane.worker.WorkerLocation;
+import app.talkide.controlplane.worker.WorkerRuntime;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * Makes a fresh local install usable at once: the {@code demo/dev} tenant-environment exists, the
+ * development user may use it, and its embedded worker runs. Idempotent, so every start runs it.
+ */
+@Component
+@ConditionalOnProperty(name = "talkide.mode", havingValue = "local", matchIfMissing = true)
+class LocalDevSeeder {
+
+    private static final Logger log = LoggerFactory.getLogger(LocalDevSeeder.class);
+
+    private final TenantEnvironments tenantEnvironments;
+    private final WorkerRuntime runtime;
+    private final LocalDevProperties properties;
+
+    LocalDevSeeder(TenantEnvironments tenantEnvironments, WorkerRuntime runtime, LocalDevProperties properties) {
+        this.tenantEnvironments = tenantEnvironments;
+        this.runtime = runtime;
+        this.properties = properties;
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void seed() {
+        TenantEnvironmentId seeded = TenantEnvironmentId.of(properties.tenant(), properties.env());
+        tenantEnvironments.register(seeded);
+        WorkerLocation worker = runtime.locate(seeded);
+        log.info(
+                "Local mode: tenant-environment {} for user '{}', worker {} at {}",
+                seeded,
+                properties.user(),
+                worker.readiness(),
+                worker.baseUrl());
+    }
+}

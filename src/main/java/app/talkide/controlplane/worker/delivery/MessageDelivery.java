@@ -1,0 +1,241 @@
+package app.talkide.controlplane.worker.delivery;
+
+import app.talkide.controlplane.conversation.ConversationDirectory;
+import app.talkide.controlplane.conversation.ConversationEventLog;
+import app.talkide.controlplane.conversation.ConversationScope;
+import app.talkide.controlplane.conversation.MessageAccepted;
+import app.talkide.controlplane.conversation.MessageOutbox;
+import app.talkide.controlplane.conversation.NewConversationEvent;
+import app.talkide.controlplane.conversation.OutboxMessage;
+import app.talkide.controlplane.worker.WorkerLocation;
+import app.talkide.controlplane.worker.WorkerLocator;
+import app.talkide.controlplane.worker.WorkerProperties;
+import app.talkide.controlplane.worker.WorkerReadiness;
+import app.talkide.controlplane.worker.client.MessageOutcome;
+import app.talkide.controlplane.worker.client.SessionUnknown;
+import app.talkide.controlplane.worker.client.WorkerCallFailed;
+import app.talkide.controlplane.worker.client.WorkerClient;
+import app.talkide.controlplane.worker.stream.TurnEnds;
+import app.talkide.controlplane.worker.stream.WorkerStatusNotices;
+import app.talkide.controlplane.worker.stream.WorkerStreams;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Delivers each conversation's accepted messages from the outbox to its worker, oldest first. A message
+ * is marked delivered only after the worker answered 202, and the worker refuses a new message (409)
+ * while a turn runs, so messages go one turn at a time and in order even when several replicas deliver
+ * the same conversation. Nothing is lost on a restart: what is not marked delivered is delivered again,
+ * and the worker's idempotency on the message id turns a repeat into a no-op.
+ */
+@Component
+class MessageDelivery implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(MessageDelivery.class);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final MessageOutbox outbox;
+    private final ConversationDirectory directory;
+    private final WorkerLocator runtime;
+    private final WorkerClient client;
+    private final WorkerStreams streams;
+    private final TurnEnds turnEnds;
+    private final WorkerStatusNotices notices;
+    private final ConversationEventLog eventLog;
+    private final WorkerProperties.Delivery settings;
+    /** One delivery loop per conversation on this replica; the flag asks a running loop to look again. */
+    private final Map<UUID, Boolean> running = new ConcurrentHashMap<>();
+
+    private volatile boolean active;
+    private volatile ScheduledExecutorService sweeper;
+
+    MessageDelivery(
+            MessageOutbox outbox,
+            ConversationDirectory directory,
+            WorkerLocator runtime,
+            WorkerClient client,
+            WorkerStreams streams,
+            TurnEnds turnEnds,
+            WorkerStatusNotices notices,
+            ConversationEventLog eventLog,
+            WorkerProperties properties) {
+        this.outbox = outbox;
+        this.directory = directory;
+        this.runtime = runtime;
+        this.client = client;
+        this.streams = streams;
+        this.turnEnds = turnEnds;
+        this.notices = notices;
+        this.eventLog = eventLog;
+        this.settings = properties.delivery();
+    }
+
+    @EventListener
+    void onMessageAccepted(MessageAccepted accepted) {
+        schedule(accepted.conversationId());
+    }
+
+    /** Starts a delivery loop for the conversation, or tells the running one to look again. */
+    void schedule(UUID conversationId) {
+        if (!active) {
+            return;
+        }
+        if (running.put(conversationId, Boolean.TRUE) == null) {
+            Thread.ofVirtual().name("deliver-" + conversationId).start(() -> loop(conversationId));
+        }
+    }
+
+    private void loop(UUID conversationId) {
+        try {
+            do {
+                running.put(conversationId, Boolean.FALSE);
+                deliverAll(conversationId);
+            } while (active && !running.remove(conversationId, Boolean.FALSE));
+        } catch (InterruptedException e) {
+            running.remove(conversationId);
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            running.remove(conversationId);
+            // The sweep picks the conversation up again; the outbox still holds every message.
+            log.warn("Delivery to the worker of {} failed; the sweep retries", conversationId, e);
+        }
+    }
+
+    private void deliverAll(UUID conversationId) throws InterruptedException {
+        Optional<ConversationScope> scope = directory.scopeOf(conversationId);
+        if (scope.isEmpty()) {
+            return;
+        }
+        Backoff backoff = new Backoff(settings.initialBackoff(), settings.maxBackoff());
+        Optional<OutboxMessage> next;
+        while (active && (next = outbox.nextUndelivered(conversationId)).isPresent()) {
+            OutboxMessage message = next.get();
+            WorkerLocation location = runtime.locate(scope.get().tenantEnvironment());
+            if (!location.isReady()) {
+                notices.report(conversationId, statusOf(location.readiness()), location.detail());
+                Thread.sleep(backoff.next());
+                continue;
+            }
+            try {
+                if (attempt(scope.get(), location, message)) {
+                    backoff.reset();
+                }
+            } catch (WorkerCallFailed failed) {
+                notices.report(conversationId, WorkerStatusNotices.UNREACHABLE, failed.getMessage());
+                Thread.sleep(backoff.next());
+            }
+        }
+    }
+
+    /** One delivery attempt; true if the message was delivered or settled. */
+    private boolean attempt(ConversationScope scope, WorkerLocation location, OutboxMessage message)
+            throws WorkerCallFailed, InterruptedException {
+        UUID conversationId = scope.conversationId();
+        client.openSession(location, conversationId, scope.ownerUserId(), true);
+        streams.ensureConsuming(scope);
+        TurnEnds.Waiter turnEnd = turnEnds.next(conversationId);
+        MessageOutcome outcome;
+        try {
+            outcome = client.postMessage(location, conversationId, message.id(), message.text());
+        } catch (SessionUnknown unknown) {
+            return false; // the worker lost the session between the two calls: open it again
+        }
+        notices.ready(conversationId);
+        switch (outcome) {
+            case ACCEPTED -> {
+                outbox.markDelivered(message.id());
+                return true;
+            }
+            case BUSY -> {
+                // A turn is running: wait for its end (seen here at once if this replica consumes the
+                // stream; otherwise ask again after a short poll).
+                Duration wait = streams.consumesLocally(conversationId) ? settings.maxBackoff() : settings.busyPoll();
+                turnEnd.await(wait);
+                return false;
+            }
+            case REJECTED -> {
+                reject(conversationId, message);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The worker will never take this message: say so in the conversation and let the queue move on. */
+    private void reject(UUID conversationId, OutboxMessage message) {
+        var error = JSON.createObjectNode()
+                .put("type", "message_rejected")
+                .put("message", "The worker refused this message (for example, it is too long).");
+        var data = JSON.createObjectNode().put("messageId", message.id().toString());
+        data.set("error", error);
+        eventLog.append(
+                conversationId, List.of(new NewConversationEvent("turn.failed", JSON.writeValueAsString(data), null)));
+        outbox.markDelivered(message.id());
+    }
+
+    private static String statusOf(WorkerReadiness readiness) {
+        return switch (readiness) {
+            case READY -> WorkerStatusNotices.READY;
+            case STARTING -> WorkerStatusNotices.STARTING;
+            case UNAVAILABLE -> WorkerStatusNotices.UNAVAILABLE;
+        };
+    }
+
+    /** After a restart, once this instance serves requests (a local worker needs its gateway up). */
+    @EventListener(ApplicationReadyEvent.class)
+    void resumeAfterStart() {
+        sweep();
+    }
+
+    /** Resumes whatever was accepted but not delivered: after a restart, and periodically for messages a dead replica had taken. */
+    void sweep() {
+        outbox.conversationsWithUndelivered().forEach(this::schedule);
+    }
+
+    @Override
+    public void start() {
+        active = true;
+        sweeper = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofVirtual().name("delivery-sweep").factory());
+        long every = settings.sweepInterval().toMillis();
+        sweeper.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        sweep();
+                    } catch (RuntimeException e) {
+                        log.warn("Delivery sweep failed: {}", e.getMessage());
+                    }
+                },
+                every,
+                every,
+                TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void stop() {
+        active = false;
+        ScheduledExecutorService current = sweeper;
+        if (current != null) {
+            current.shutdownNow();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return active;
+    }
+}

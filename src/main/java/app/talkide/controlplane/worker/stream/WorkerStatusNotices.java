@@ -1,0 +1,49 @@
+package app.talkide.controlplane.worker.stream;
+
+import app.talkide.controlplane.conversation.ConversationEventLog;
+import app.talkide.controlplane.conversation.NewConversationEvent;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Tells the user, through {@code worker.status} conversation events, when their worker cannot be reached
+ * or is starting, and when it is back. Only changes are written, so a delivery retried every few seconds
+ * does not flood the conversation.
+ */
+@Component
+public class WorkerStatusNotices {
+
+    public static final String TYPE = "worker.status";
+    public static final String READY = "ready";
+    public static final String STARTING = "starting";
+    public static final String UNAVAILABLE = "unavailable";
+    public static final String UNREACHABLE = "unreachable";
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final ConversationEventLog log;
+    private final Map<UUID, String> lastReported = new ConcurrentHashMap<>();
+
+    WorkerStatusNotices(ConversationEventLog log) {
+        this.log = log;
+    }
+
+    /** Appends {@code worker.status} if the status differs from the last one this replica reported. */
+    public void report(UUID conversationId, String status, String detail) {
+        String previous = lastReported.put(conversationId, status);
+        if (status.equals(previous) || (previous == null && status.equals(READY))) {
+            return; // "ready" is news only after trouble
+        }
+        String data = JSON.writeValueAsString(
+                JSON.createObjectNode().put("status", status).put("detail", detail));
+        log.append(conversationId, List.of(new NewConversationEvent(TYPE, data, null)));
+    }
+
+    public void ready(UUID conversationId) {
+        report(conversationId, READY, "The worker is reachable.");
+    }
+}

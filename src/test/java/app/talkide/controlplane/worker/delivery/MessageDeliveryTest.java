@@ -1,0 +1,131 @@
+package app.talkide.controlplane.worker.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import app.talkide.controlplane.conversation.Conversation;
+import app.talkide.controlplane.conversation.ConversationEvent;
+import app.talkide.controlplane.conversation.ConversationEventLog;
+import app.talkide.controlplane.conversation.MessageAccepted;
+import app.talkide.controlplane.conversation.MessageOutbox;
+import app.talkide.controlplane.conversation.OutboxMessage;
+import app.talkide.controlplane.localdev.LocalWorkerRuntime;
+import app.talkide.controlplane.support.DatabaseTest;
+import app.talkide.controlplane.support.Fixtures;
+import app.talkide.controlplane.support.InMemoryMessageOutbox;
+import app.talkide.controlplane.support.TestHttp;
+import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.test.annotation.DirtiesContext;
+
+/**
+ * Delivery from the outbox to the embedded reference worker over real HTTP, its turns through the real
+ * gateway to the built-in simulator, and the worker stream back into the event log.
+ */
+@DatabaseTest
+// A context of its own (own properties): close it afterwards so its connection pool does not linger.
+@DirtiesContext
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"talkide.worker.delivery.initial-backoff=50ms", "talkide.worker.delivery.max-backoff=500ms"})
+class MessageDeliveryTest {
+
+    @Autowired
+    ApplicationContext context;
+
+    @Autowired
+    ApplicationEventPublisher events;
+
+    @Autowired
+    ConversationEventLog eventLog;
+
+    @Autowired
+    MessageOutbox outbox;
+
+    @Autowired
+    LocalWorkerRuntime workers;
+
+    TenantEnvironmentId tenantEnvironment;
+    Conversation conversation;
+
+    @BeforeEach
+    void setUp() {
+        tenantEnvironment = Fixtures.tenantEnvironment(context);
+        conversation = Fixtures.conversation(context, tenantEnvironment, "dev");
+    }
+
+    @Test
+    void messagesAreDeliveredInOrderOneTurnAtATime() {
+        List<OutboxMessage> sent = List.of(accept("one"), accept("two"), accept("three"));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> turnEnds().size() == 3);
+
+        List<ConversationEvent> log = eventLog.readAfter(conversation.id(), 0, 1000);
+        List<String> turnTypes = log.stream()
+                .map(ConversationEvent::type)
+                .filter(type -> type.startsWith("turn."))
+                .toList();
+        assertThat(turnTypes)
+                .containsExactly(
+                        "turn.started",
+                        "turn.completed",
+                        "turn.started",
+                        "turn.completed",
+                        "turn.started",
+                        "turn.completed");
+        assertThat(log.stream().filter(e -> e.type().equals("text.delta"))).isNotEmpty();
+        assertThat(log.stream()
+                        .filter(e -> e.type().equals("turn.started"))
+                        .map(e -> TestHttp.JSON
+                                .readTree(e.data())
+                                .get("messageId")
+                                .asString()))
+                .containsExactly(
+                        sent.get(0).id().toString(),
+                        sent.get(1).id().toString(),
+                        sent.get(2).id().toString());
+        assertThat(log).extracting(ConversationEvent::sourceEventId).doesNotHaveDuplicates();
+        assertThat(sent).allMatch(message -> ((InMemoryMessageOutbox) outbox).isDelivered(message.id()));
+    }
+
+    @Test
+    void whileTheWorkerIsDownTheUserSeesItAndTheMessageWaits() {
+        workers.stopWorker(tenantEnvironment);
+        OutboxMessage message = accept("are you there?");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> statuses().contains("starting"));
+        assertThat(((InMemoryMessageOutbox) outbox).isDelivered(message.id())).isFalse();
+
+        workers.start(tenantEnvironment);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> turnEnds().size() == 1);
+        assertThat(statuses()).containsExactly("starting", "ready");
+        assertThat(((InMemoryMessageOutbox) outbox).isDelivered(message.id())).isTrue();
+    }
+
+    private OutboxMessage accept(String text) {
+        OutboxMessage message = ((InMemoryMessageOutbox) outbox).accept(conversation.id(), text);
+        events.publishEvent(new MessageAccepted(conversation.id(), message.id()));
+        return message;
+    }
+
+    private List<ConversationEvent> turnEnds() {
+        return eventLog.readAfter(conversation.id(), 0, 1000).stream()
+                .filter(e -> e.type().equals("turn.failed") || e.type().equals("turn.completed"))
+                .toList();
+    }
+
+    private List<String> statuses() {
+        return eventLog.readAfter(conversation.id(), 0, 1000).stream()
+                .filter(e -> e.type().equals("worker.status"))
+                .map(e -> TestHttp.JSON.readTree(e.data()).get("status").asString())
+                .toList();
+    }
+}

@@ -1,0 +1,46 @@
+package app.talkide.controlplane.provisioning;
+
+import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import java.util.Map;
+
+/**
+ * Names and labels of what the control plane creates for a tenant-environment, in one place so the
+ * builders, the reconciler, the readiness informer and token rotation always agree.
+ */
+public final class ManagedNames {
+
+    public static final String MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
+    public static final String MANAGED_BY = "talkide-control-plane";
+    public static final String TENANT_LABEL = "talkide.app/tenant";
+    public static final String ENV_LABEL = "talkide.app/env";
+
+    public static final String WORKER = "talkide-worker";
+    public static final String WORKER_SECRET = "talkide-worker-token";
+    public static final String IDENTITY_TOKEN_KEY = "identity-token";
+    public static final String COMMAND_KEY_KEY = "command-key";
+    public static final String SESSIONS_VOLUME = "claude-sessions";
+    public static final int WORKER_PORT = 8080;
+
+    /** Pod-template annotation whose change rolls the worker Deployment (e.g. after token rotation). */
+    public static final String ROLLED_AT_ANNOTATION = "talkide.app/rolled-at";
+
+    private ManagedNames() {}
+
+    /** The namespace {@code {tenant}-{env}}; {@link TenantEnvironmentId} already keeps it a DNS-1123 label. */
+    public static String namespaceOf(TenantEnvironmentId id) {
+        return id.namespace();
+    }
+
+    /** Labels every managed object carries; selectors and the foreign-namespace check rely on them. */
+    public static Map<String, String> labelsOf(TenantEnvironmentId id) {
+        return Map.of(
+                MANAGED_BY_LABEL,
+                MANAGED_BY,
+                TENANT_LABEL,
+                id.tenant(),
+                ENV_LABEL,
+                id.env(),
+                "app.kubernetes.io/part-of",
+                "talkide");
+    }
+}

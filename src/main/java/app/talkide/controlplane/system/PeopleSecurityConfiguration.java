@@ -5,6 +5,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.convert.converter.Converter;
+import org.springframework.security.authentication.AbstractAuthenticationToken;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
@@ -12,6 +14,8 @@ import org.springframework.security.core.userdetails.User;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.server.resource.InvalidBearerTokenException;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationConverter;
 import org.springframework.security.oauth2.server.resource.authentication.JwtGrantedAuthoritiesConverter;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
@@ -91,13 +95,23 @@ class PeopleSecurityConfiguration {
         return users;
     }
 
-    private static JwtAuthenticationConverter jwtAuthenticationConverter(AuthProperties.Jwt jwt) {
+    /**
+     * The principal's name, which every feature uses as the user id, is the configured claim ({@code sub}
+     * by default). A token without it names nobody and is refused (401) rather than let through nameless.
+     */
+    private static Converter<Jwt, AbstractAuthenticationToken> jwtAuthenticationConverter(AuthProperties.Jwt jwt) {
         JwtGrantedAuthoritiesConverter roles = new JwtGrantedAuthoritiesConverter();
         roles.setAuthoritiesClaimName(jwt.rolesClaim());
         roles.setAuthorityPrefix("ROLE_");
         JwtAuthenticationConverter converter = new JwtAuthenticationConverter();
         converter.setJwtGrantedAuthoritiesConverter(roles);
         converter.setPrincipalClaimName(jwt.principalClaim());
-        return converter;
+        return token -> {
+            String userId = token.getClaimAsString(jwt.principalClaim());
+            if (userId == null || userId.isBlank()) {
+                throw new InvalidBearerTokenException("The token names no user (claim " + jwt.principalClaim() + ")");
+            }
+            return converter.convert(token);
+        };
     }
 }

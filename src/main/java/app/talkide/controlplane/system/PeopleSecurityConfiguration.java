@@ -5,8 +5,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.core.convert.converter.Converter;
-import org.springframework.security.authentication.AbstractAuthenticationToken;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
@@ -14,10 +12,6 @@ import org.springframework.security.core.userdetails.User;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
-import org.springframework.security.oauth2.jwt.Jwt;
-import org.springframework.security.oauth2.server.resource.InvalidBearerTokenException;
-import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationConverter;
-import org.springframework.security.oauth2.server.resource.authentication.JwtGrantedAuthoritiesConverter;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
@@ -69,9 +63,9 @@ class PeopleSecurityConfiguration {
                     .csrfTokenRequestHandler(new CsrfTokenRequestAttributeHandler())
                     .ignoringRequestMatchers(new RequestHeaderRequestMatcher("Authorization")));
         } else {
-            http.oauth2ResourceServer(resource -> resource.jwt(
-                            jwt -> jwt.jwtAuthenticationConverter(jwtAuthenticationConverter(auth.jwt())))
-                    .authenticationEntryPoint(new ProblemAuthenticationEntryPoint()));
+            http.oauth2ResourceServer(
+                    resource -> resource.jwt(jwt -> jwt.jwtAuthenticationConverter(new PeopleJwtConverter(auth.jwt())))
+                            .authenticationEntryPoint(new ProblemAuthenticationEntryPoint()));
             http.sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS));
             http.csrf(csrf -> csrf.disable());
         }
@@ -93,25 +87,5 @@ class PeopleSecurityConfiguration {
                     .build());
         }
         return users;
-    }
-
-    /**
-     * The principal's name, which every feature uses as the user id, is the configured claim ({@code sub}
-     * by default). A token without it names nobody and is refused (401) rather than let through nameless.
-     */
-    private static Converter<Jwt, AbstractAuthenticationToken> jwtAuthenticationConverter(AuthProperties.Jwt jwt) {
-        JwtGrantedAuthoritiesConverter roles = new JwtGrantedAuthoritiesConverter();
-        roles.setAuthoritiesClaimName(jwt.rolesClaim());
-        roles.setAuthorityPrefix("ROLE_");
-        JwtAuthenticationConverter converter = new JwtAuthenticationConverter();
-        converter.setJwtGrantedAuthoritiesConverter(roles);
-        converter.setPrincipalClaimName(jwt.principalClaim());
-        return token -> {
-            String userId = token.getClaimAsString(jwt.principalClaim());
-            if (userId == null || userId.isBlank()) {
-                throw new InvalidBearerTokenException("The token names no user (claim " + jwt.principalClaim() + ")");
-            }
-            return converter.convert(token);
-        };
     }
 }

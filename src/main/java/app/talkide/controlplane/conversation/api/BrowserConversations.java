@@ -5,6 +5,7 @@ import app.talkide.controlplane.conversation.Conversation;
 import app.talkide.controlplane.conversation.ConversationAccess;
 import app.talkide.controlplane.conversation.ConversationEvent;
 import app.talkide.controlplane.conversation.ConversationEventLog;
+import app.talkide.controlplane.conversation.ConversationNotFound;
 import app.talkide.controlplane.conversation.Conversations;
 import app.talkide.controlplane.conversation.InterruptRequested;
 import app.talkide.controlplane.conversation.MessageIntake;
@@ -74,12 +75,20 @@ class BrowserConversations {
         List<TenantEnvironmentId> mine = memberships.tenantEnvironmentsOf(userId);
         List<TenantEnvironmentId> in =
                 only == null ? mine : mine.stream().filter(only::equals).toList();
-        Conversation cursor = before == null ? null : access.readableBy(before, userId);
+        Conversation cursor = before == null ? null : cursor(before, userId);
         List<Conversation> page = conversations.ownedBy(userId, in, cursor, limit + 1);
         boolean more = page.size() > limit;
         List<ConversationView> shown =
                 page.stream().limit(limit).map(ConversationView::of).toList();
         return new ConversationPage(shown, more ? shown.getLast().id() : null);
+    }
+
+    private Conversation cursor(UUID before, String userId) {
+        try {
+            return access.readableBy(before, userId);
+        } catch (ConversationNotFound notYours) {
+            throw new ConversationProblems.InvalidQuery("before", "not a conversation of yours");
+        }
     }
 
     Conversation get(String userId, UUID conversationId) {

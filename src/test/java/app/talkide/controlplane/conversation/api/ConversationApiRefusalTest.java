@@ -157,6 +157,7 @@ class ConversationApiRefusalTest {
         assertBadRequest(http.get("/api/conversations?limit=201", "Authorization", ALICE), "limit");
         assertBadRequest(http.get("/api/conversations?tenant=" + shared.tenant(), "Authorization", ALICE), "env");
         assertBadRequest(http.get("/api/conversations?before=nope", "Authorization", ALICE), "before");
+        assertBadRequest(http.get("/api/conversations?before=" + alices, "Authorization", BOB), "before");
         assertBadRequest(startIn("", "dev", ALICE), "tenant");
         assertBadRequest(startIn("Not_A_Label", "dev", ALICE), "tenant");
         assertBadRequest(

@@ -1,6 +1,5 @@
 package app.talkide.controlplane.support;
 
-import app.talkide.controlplane.conversation.ConversationEventLog;
 import app.talkide.controlplane.conversation.MessageOutbox;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -10,8 +9,8 @@ import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * While the conversation feature has no event log or outbox of its own (they are built on another
- * branch), applications started by tests get the in-memory stand-ins, so the worker side can be tested
+ * While the conversation feature has no outbox of its own (it is built on another branch),
+ * applications started by tests get the in-memory stand-in, so the worker side can be tested
  * against the interfaces. Registered (test classpath only) for every {@code SpringApplication}; it adds a
  * bean only for a type nothing else implements, so once the real implementations exist it adds nothing.
  */
@@ -30,10 +29,6 @@ public class ConversationSeamFallback implements ApplicationContextInitializer<C
         @Override
         public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
             ListableBeanFactory beans = (ListableBeanFactory) registry;
-            if (beans.getBeanNamesForType(ConversationEventLog.class, true, false).length == 0) {
-                registry.registerBeanDefinition(
-                        "inMemoryConversationEventLog", new RootBeanDefinition(InMemoryConversationEventLog.class));
-            }
             if (beans.getBeanNamesForType(MessageOutbox.class, true, false).length == 0) {
                 registry.registerBeanDefinition(
                         "inMemoryMessageOutbox", new RootBeanDefinition(InMemoryMessageOutbox.class));

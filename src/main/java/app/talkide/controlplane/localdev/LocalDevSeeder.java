@@ -3,7 +3,7 @@ package app.talkide.controlplane.localdev;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironments;
 import app.talkide.controlplane.worker.WorkerLocation;
-import app.talkide.controlplane.worker.WorkerRuntime;
+import app.talkide.controlplane.worker.WorkerLocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -13,7 +13,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * Makes a fresh local install usable at once: the {@code demo/dev} tenant-environment exists, the
- * development user may use it, and its embedded worker runs. Idempotent, so every start runs it.
+ * development user may use it, and its embedded worker runs. Idempotent, so every start runs it. It asks
+ * the {@link WorkerLocator}, so local mode also starts with another runtime (e.g. against a development
+ * cluster with {@code talkide.worker.runtime=kubernetes}).
  */
 @Component
 @ConditionalOnProperty(name = "talkide.mode", havingValue = "local", matchIfMissing = true)
@@ -22,12 +24,12 @@ class LocalDevSeeder {
     private static final Logger log = LoggerFactory.getLogger(LocalDevSeeder.class);
 
     private final TenantEnvironments tenantEnvironments;
-    private final WorkerRuntime runtime;
+    private final WorkerLocator workers;
     private final LocalDevProperties properties;
 
-    LocalDevSeeder(TenantEnvironments tenantEnvironments, WorkerRuntime runtime, LocalDevProperties properties) {
+    LocalDevSeeder(TenantEnvironments tenantEnvironments, WorkerLocator workers, LocalDevProperties properties) {
         this.tenantEnvironments = tenantEnvironments;
-        this.runtime = runtime;
+        this.workers = workers;
         this.properties = properties;
     }
 
@@ -35,7 +37,7 @@ class LocalDevSeeder {
     void seed() {
         TenantEnvironmentId seeded = TenantEnvironmentId.of(properties.tenant(), properties.env());
         tenantEnvironments.register(seeded);
-        WorkerLocation worker = runtime.locate(seeded);
+        WorkerLocation worker = workers.locate(seeded);
         log.info(
                 "Local mode: tenant-environment {} for user '{}', worker {} at {}",
                 seeded,

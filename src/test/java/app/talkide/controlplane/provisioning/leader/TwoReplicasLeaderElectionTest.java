@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
 
 /**
  * Two control-plane replicas on one database and one (mock) API server: exactly one leads and
@@ -140,7 +141,12 @@ class TwoReplicasLeaderElectionTest {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(ControlPlaneApplication.class)
                 .initializers(ctx -> {
                     ctx.getBeanFactory().registerSingleton("mockKubernetesClient", client);
-                    ctx.getBeanFactory().registerSingleton("recordingReconciler", new RecordingReconciler());
+                    // In place of the real reconciler: this test is about who reconciles, not how.
+                    ((GenericApplicationContext) ctx)
+                            .registerBean(
+                                    "recordingReconciler",
+                                    RecordingReconciler.class,
+                                    definition -> definition.setPrimary(true));
                 })
                 .run(args.toArray(String[]::new));
         replicas.add(context);

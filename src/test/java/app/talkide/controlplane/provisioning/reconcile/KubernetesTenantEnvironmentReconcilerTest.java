@@ -2,6 +2,7 @@ package app.talkide.controlplane.provisioning.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import app.talkide.controlplane.provisioning.AnotherReplicaLeads;
 import app.talkide.controlplane.provisioning.ManagedNames;
 import app.talkide.controlplane.provisioning.MockApiRequests;
 import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler;
@@ -37,6 +38,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,7 +61,8 @@ import org.springframework.test.annotation.DirtiesContext;
         properties = {
             "talkide.worker.runtime=kubernetes",
             "talkide.provisioning.control-plane-namespace=talkide-prod",
-            "talkide.provisioning.deprovision-timeout=1s"
+            "talkide.provisioning.deprovision-timeout=1s",
+            "talkide.provisioning.leader.lease-namespace=" + AnotherReplicaLeads.LEASE_NAMESPACE
         })
 class KubernetesTenantEnvironmentReconcilerTest {
 
@@ -101,6 +104,12 @@ class KubernetesTenantEnvironmentReconcilerTest {
 
     MockApiRequests requests;
     TenantEnvironmentId id;
+
+    /** The reconciler is under test here, not the schedule: this application must never lead. */
+    @BeforeAll
+    static void anotherReplicaLeads() {
+        AnotherReplicaLeads.hold(client);
+    }
 
     @BeforeEach
     void setUp() {

@@ -61,7 +61,7 @@ function chosen() {
 
 async function loadConversations() {
   try {
-    conversations = listOf(await api('/api/conversations'));
+    conversations = listOf(await api('/api/conversations?limit=200'), 'conversations');
   } catch (error) {
     showError(byId('page-error'), `Your conversations could not be loaded: ${error.message}`);
     conversations = [];

@@ -68,9 +68,11 @@ export class ConversationView {
 
   async loadHistory() {
     for (;;) {
-      const page = listOf(await api(`${this.base}/events?after=${this.lastSeq}&limit=${PAGE}`));
+      const answer = await api(`${this.base}/events?after=${this.lastSeq}&limit=${PAGE}`);
+      const page = listOf(answer, 'events');
       for (const event of page) this.apply(event.type, event.data, Number(event.seq), false);
-      if (page.length < PAGE) return;
+      const more = answer && typeof answer.hasMore === 'boolean' ? answer.hasMore : page.length === PAGE;
+      if (!more || page.length === 0) return;
     }
   }
 
@@ -107,6 +109,7 @@ export class ConversationView {
   }
 
   onStreamEvent(type, event) {
+    if (this.connection.dataset.state !== 'live') this.setConnection('Live', 'live');
     this.apply(type, event.data, Number(event.lastEventId), true);
   }
 

@@ -56,7 +56,7 @@ async function usage(selfId) {
       h('td', {}, g.outputTokens),
       h('td', {}, dollars(g.costMicros)))));
     const byUser = listOf(await api('/api/admin/usage?groupBy=user'), 'groups');
-    const users = [selfId, ...byUser.map((g) => g.key)];
+    const users = new Set([selfId, ...byUser.map((g) => g.key)]);
     for (const user of users) await showBudget(user);
   } catch (error) {
     fill(body, row(h('td', {colspan: 5, class: 'error'}, error.message)));

@@ -34,14 +34,27 @@ class BudgetRepository {
     }
 
     /**
-     * Lets the current transaction commit without waiting for its WAL flush (PostgreSQL only). Used for
-     * reservations and extensions, which sit on every call's path to its first byte: losing one in a
-     * database crash is harmless (the call settles without it, or never happened), while waiting for the
-     * disk costs milliseconds per call. Settlements and usage records stay fully durable.
+     * Lets the current transaction commit without waiting for its WAL flush (PostgreSQL only), so it
+     * releases the user's row at once instead of holding it through an fsync. Reservations and
+     * extensions sit on every call's path to its first byte: losing one in a database crash is
+     * harmless (the call settles without it, or never happened). Settlements use it too, followed by
+     * {@link #awaitDurability()}, so the next call of the same user is not queued behind the disk.
      */
     void commitWithoutWaitingForDisk() {
         if (postgres) {
             jdbc.sql("set local synchronous_commit to off").update();
+        }
+    }
+
+    /**
+     * Returns once everything committed before the call is on disk (PostgreSQL only).
+     * A transaction that takes a transaction id commits synchronously, and PostgreSQL flushes the WAL
+     * in order, so its commit waits for every earlier asynchronous commit too. Called outside any
+     * transaction, holding no locks.
+     */
+    void awaitDurability() {
+        if (postgres) {
+            jdbc.sql("select txid_current()").query().singleValue();
         }
     }
 

@@ -129,11 +129,14 @@ public class UserBudgetService {
     /**
      * Replaces the reservation with the actual cost and writes the call's usage record, in one
      * transaction. If the reservation already expired (the call outlived the reservation TTL without
-     * extending), the expiry gave the reserved amount back, and only the cost is booked.
+     * extending), the expiry gave the reserved amount back, and only the cost is booked. Durable when
+     * it returns; the user's row is released before the disk flush, so a worker's next call (which
+     * often follows at once) does not wait for it.
      */
     public void postCallDebit(Reservation reservation, UsageRecord record) {
         Windows now = Windows.at(clock.instant(), properties.period());
         transactions.executeWithoutResult(status -> {
+            budgets.commitWithoutWaitingForDisk();
             boolean ours = budgets.deleteReservation(reservation.id());
             budgets.settle(
                     reservation.userId(),
@@ -145,6 +148,7 @@ public class UserBudgetService {
             long overrun = reservation.overrun() ? overrunAfterSettling(reservation.userId(), now) : 0;
             usage.insert(record, overrun);
         });
+        budgets.awaitDurability();
     }
 
     private long overrunAfterSettling(String userId, Windows now) {

@@ -1,5 +1,6 @@
 package app.talkide.controlplane.localdev;
 
+import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironments;
 import app.talkide.controlplane.worker.WorkerLocation;
@@ -22,11 +23,17 @@ class LocalDevSeeder {
     private static final Logger log = LoggerFactory.getLogger(LocalDevSeeder.class);
 
     private final TenantEnvironments tenantEnvironments;
+    private final Memberships memberships;
     private final WorkerRuntime runtime;
     private final LocalDevProperties properties;
 
-    LocalDevSeeder(TenantEnvironments tenantEnvironments, WorkerRuntime runtime, LocalDevProperties properties) {
+    LocalDevSeeder(
+            TenantEnvironments tenantEnvironments,
+            Memberships memberships,
+            WorkerRuntime runtime,
+            LocalDevProperties properties) {
         this.tenantEnvironments = tenantEnvironments;
+        this.memberships = memberships;
         this.runtime = runtime;
         this.properties = properties;
     }
@@ -35,6 +42,7 @@ class LocalDevSeeder {
     void seed() {
         TenantEnvironmentId seeded = TenantEnvironmentId.of(properties.tenant(), properties.env());
         tenantEnvironments.register(seeded);
+        memberships.grant(seeded, properties.user());
         WorkerLocation worker = runtime.locate(seeded);
         log.info(
                 "Local mode: tenant-environment {} for user '{}', worker {} at {}",

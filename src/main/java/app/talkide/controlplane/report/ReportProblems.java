@@ -1,7 +1,6 @@
 package app.talkide.controlplane.report;
 
 import app.talkide.controlplane.system.ProblemException;
-import java.util.UUID;
 import org.springframework.http.HttpStatus;
 
 /** The report feature's problem types, one per condition. */
@@ -28,17 +27,6 @@ final class ReportProblems {
                     "report-id-reused",
                     "Report id reused",
                     "A different report with id '" + abbreviate(id) + "' was already stored for this conversation.");
-        }
-    }
-
-    /** Not a conversation of the caller's (or none at all: the answer is the same). */
-    static final class ConversationNotFound extends ProblemException {
-        ConversationNotFound(UUID id) {
-            super(
-                    HttpStatus.NOT_FOUND,
-                    "conversation-not-found",
-                    "Conversation not found",
-                    "You have no conversation " + id + ".");
         }
     }
 

@@ -6,7 +6,6 @@ import java.security.Principal;
 import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -18,7 +17,6 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code after} = the last {@code seq} seen.
  */
 @RestController
-@Validated
 class ReportQueryController {
 
     private final WorkerReports reports;

@@ -1,7 +1,6 @@
 package app.talkide.controlplane.report;
 
-import app.talkide.controlplane.conversation.Conversation;
-import app.talkide.controlplane.conversation.Conversations;
+import app.talkide.controlplane.conversation.ConversationAccess;
 import app.talkide.controlplane.token.WorkerPrincipal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -9,7 +8,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DuplicateKeyException;
@@ -30,12 +28,12 @@ public class WorkerReports {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final WorkerReportRepository repository;
-    private final Conversations conversations;
+    private final ConversationAccess access;
     private final Clock clock;
 
-    WorkerReports(WorkerReportRepository repository, Conversations conversations, Clock clock) {
+    WorkerReports(WorkerReportRepository repository, ConversationAccess access, Clock clock) {
         this.repository = repository;
-        this.conversations = conversations;
+        this.access = access;
         this.clock = clock;
     }
 
@@ -79,14 +77,13 @@ public class WorkerReports {
         return row.report();
     }
 
-    /** The reports of one of the user's own conversations; 404 for anyone else's. */
+    /**
+     * The reports of one of the user's own conversations in a tenant-environment they still belong to;
+     * 404 for anyone else's (see {@link ConversationAccess}).
+     */
     public List<StoredReport> ofOwnConversation(
             String userId, UUID conversationId, @Nullable ReportKind kind, long after, int limit) {
-        Optional<Conversation> conversation =
-                conversations.find(conversationId).filter(c -> c.ownerUserId().equals(userId));
-        if (conversation.isEmpty()) {
-            throw new ReportProblems.ConversationNotFound(conversationId);
-        }
+        access.readableBy(conversationId, userId);
         return repository.byConversation(conversationId, kind == null ? null : kind.slug(), after, limit);
     }
 

@@ -12,8 +12,6 @@ import org.springframework.security.core.userdetails.User;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
-import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationConverter;
-import org.springframework.security.oauth2.server.resource.authentication.JwtGrantedAuthoritiesConverter;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
@@ -78,9 +76,9 @@ class PeopleSecurityConfiguration {
             // repository sets the XSRF-TOKEN cookie the console's scripts echo as X-XSRF-TOKEN.
             http.addFilterAfter(new CsrfCookieFilter(), CsrfFilter.class);
         } else {
-            http.oauth2ResourceServer(resource -> resource.jwt(
-                            jwt -> jwt.jwtAuthenticationConverter(jwtAuthenticationConverter(auth.jwt())))
-                    .authenticationEntryPoint(new ProblemAuthenticationEntryPoint()));
+            http.oauth2ResourceServer(
+                    resource -> resource.jwt(jwt -> jwt.jwtAuthenticationConverter(new PeopleJwtConverter(auth.jwt())))
+                            .authenticationEntryPoint(new ProblemAuthenticationEntryPoint()));
             http.sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS));
             http.csrf(csrf -> csrf.disable());
         }
@@ -102,15 +100,5 @@ class PeopleSecurityConfiguration {
                     .build());
         }
         return users;
-    }
-
-    private static JwtAuthenticationConverter jwtAuthenticationConverter(AuthProperties.Jwt jwt) {
-        JwtGrantedAuthoritiesConverter roles = new JwtGrantedAuthoritiesConverter();
-        roles.setAuthoritiesClaimName(jwt.rolesClaim());
-        roles.setAuthorityPrefix("ROLE_");
-        JwtAuthenticationConverter converter = new JwtAuthenticationConverter();
-        converter.setJwtGrantedAuthoritiesConverter(roles);
-        converter.setPrincipalClaimName(jwt.principalClaim());
-        return converter;
     }
 }

@@ -14,6 +14,7 @@ import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.HandlerMethodValidationException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
@@ -34,6 +35,28 @@ class ProblemDetailsExceptionHandler extends ResponseEntityExceptionHandler {
         ProblemDetail problem = exception.getBody();
         List<String> errors = exception.getBindingResult().getFieldErrors().stream()
                 .map(error -> error.getField() + ": " + error.getDefaultMessage())
+                .sorted()
+                .toList();
+        problem.setDetail("Invalid request: " + String.join("; ", errors));
+        problem.setProperty("errors", errors);
+        return handleExceptionInternal(exception, problem, headers, status, request);
+    }
+
+    /**
+     * Constraints on request parameters and path variables ({@code @Min}, {@code @Max} ...): names each
+     * parameter and why, e.g. {@code limit: must be less than or equal to 1000}.
+     */
+    @Override
+    protected ResponseEntity<Object> handleHandlerMethodValidationException(
+            HandlerMethodValidationException exception,
+            HttpHeaders headers,
+            HttpStatusCode status,
+            WebRequest request) {
+        ProblemDetail problem = exception.getBody();
+        List<String> errors = exception.getParameterValidationResults().stream()
+                .flatMap(result -> result.getResolvableErrors().stream()
+                        .map(error ->
+                                result.getMethodParameter().getParameterName() + ": " + error.getDefaultMessage()))
                 .sorted()
                 .toList();
         problem.setDetail("Invalid request: " + String.join("; ", errors));

@@ -3,6 +3,7 @@ package app.talkide.controlplane.localdev;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import app.talkide.controlplane.ControlPlaneApplication;
+import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.support.TestDatabase;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
@@ -34,6 +35,7 @@ class LocalDevRestartTest {
         try (ConfigurableApplicationContext first = start(dataDir, database)) {
             WorkerLocation worker = first.getBean(WorkerRuntime.class).locate(DEMO);
             assertThat(worker.isReady()).isTrue();
+            assertThat(first.getBean(Memberships.class).isMember(DEMO, "dev")).isTrue();
             assertThat(new TestHttp(worker.baseUrl().toString()).get("/readyz").status())
                     .isEqualTo(200);
             identity = Files.readString(secret.resolve("identity-token"));

@@ -3,6 +3,7 @@ package app.talkide.controlplane.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import app.talkide.controlplane.conversation.Conversation;
+import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.TestHttp;
@@ -56,6 +57,7 @@ class WorkerReportApiTest {
     void setUp() {
         http = new TestHttp(port);
         tenantEnvironment = Fixtures.tenantEnvironment(context);
+        context.getBean(Memberships.class).grant(tenantEnvironment, "dev");
         conversation = Fixtures.conversation(context, tenantEnvironment, "dev");
         workerToken = mint(conversation);
     }
@@ -100,6 +102,19 @@ class WorkerReportApiTest {
         assertThat(http.get("/api/conversations/" + other.id() + "/reports", "Authorization", DEV)
                         .json())
                 .isEmpty();
+    }
+
+    @Test
+    void ownerRemovedFromTheTenantEnvironmentNoLongerReadsItsReports() {
+        post("/issues", issue("issue-3", conversation.id(), "stays stored"), workerToken);
+        String reports = "/api/conversations/" + conversation.id() + "/reports";
+        assertThat(http.get(reports, "Authorization", DEV).status()).isEqualTo(200);
+
+        context.getBean(Memberships.class).revoke(tenantEnvironment, "dev");
+
+        TestHttp.Response refused = http.get(reports, "Authorization", DEV);
+        assertThat(refused.status()).isEqualTo(404);
+        assertThat(refused.json().get("type").asString()).endsWith("/conversation-not-found");
     }
 
     @Test

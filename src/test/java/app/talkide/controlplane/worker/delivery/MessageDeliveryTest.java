@@ -3,26 +3,27 @@ package app.talkide.controlplane.worker.delivery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import app.talkide.controlplane.conversation.AcceptedMessage;
 import app.talkide.controlplane.conversation.Conversation;
 import app.talkide.controlplane.conversation.ConversationEvent;
 import app.talkide.controlplane.conversation.ConversationEventLog;
-import app.talkide.controlplane.conversation.MessageAccepted;
+import app.talkide.controlplane.conversation.MessageIntake;
 import app.talkide.controlplane.conversation.MessageOutbox;
 import app.talkide.controlplane.conversation.OutboxMessage;
 import app.talkide.controlplane.localdev.LocalWorkerRuntime;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
-import app.talkide.controlplane.support.InMemoryMessageOutbox;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
-import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.test.annotation.DirtiesContext;
 
 /**
@@ -41,7 +42,7 @@ class MessageDeliveryTest {
     ApplicationContext context;
 
     @Autowired
-    ApplicationEventPublisher events;
+    MessageIntake intake;
 
     @Autowired
     ConversationEventLog eventLog;
@@ -63,7 +64,7 @@ class MessageDeliveryTest {
 
     @Test
     void messagesAreDeliveredInOrderOneTurnAtATime() {
-        List<OutboxMessage> sent = List.of(accept("one"), accept("two"), accept("three"));
+        List<AcceptedMessage> sent = List.of(accept("one"), accept("two"), accept("three"));
 
         await().atMost(Duration.ofSeconds(30)).until(() -> turnEnds().size() == 3);
 
@@ -88,32 +89,34 @@ class MessageDeliveryTest {
                                 .get("messageId")
                                 .asString()))
                 .containsExactly(
-                        sent.get(0).id().toString(),
-                        sent.get(1).id().toString(),
-                        sent.get(2).id().toString());
-        assertThat(log).extracting(ConversationEvent::sourceEventId).doesNotHaveDuplicates();
-        assertThat(sent).allMatch(message -> ((InMemoryMessageOutbox) outbox).isDelivered(message.id()));
+                        sent.get(0).messageId().toString(),
+                        sent.get(1).messageId().toString(),
+                        sent.get(2).messageId().toString());
+        assertThat(log.stream().map(ConversationEvent::sourceEventId).filter(Objects::nonNull))
+                .doesNotHaveDuplicates();
+        assertThat(outbox.nextUndelivered(conversation.id())).isEmpty();
     }
 
     @Test
     void whileTheWorkerIsDownTheUserSeesItAndTheMessageWaits() {
         workers.stopWorker(tenantEnvironment);
-        OutboxMessage message = accept("are you there?");
+        AcceptedMessage message = accept("are you there?");
 
         await().atMost(Duration.ofSeconds(10)).until(() -> statuses().contains("starting"));
-        assertThat(((InMemoryMessageOutbox) outbox).isDelivered(message.id())).isFalse();
+        assertThat(outbox.nextUndelivered(conversation.id()))
+                .map(OutboxMessage::id)
+                .contains(message.messageId());
 
         workers.start(tenantEnvironment);
 
         await().atMost(Duration.ofSeconds(30)).until(() -> turnEnds().size() == 1);
         assertThat(statuses()).containsExactly("starting", "ready");
-        assertThat(((InMemoryMessageOutbox) outbox).isDelivered(message.id())).isTrue();
+        assertThat(outbox.nextUndelivered(conversation.id())).isEmpty();
     }
 
-    private OutboxMessage accept(String text) {
-        OutboxMessage message = ((InMemoryMessageOutbox) outbox).accept(conversation.id(), text);
-        events.publishEvent(new MessageAccepted(conversation.id(), message.id()));
-        return message;
+    /** As the browser API does: stored in the outbox, then announced with {@code MessageAccepted}. */
+    private AcceptedMessage accept(String text) {
+        return intake.accept(conversation, "dev", UUID.randomUUID().toString(), text);
     }
 
     private List<ConversationEvent> turnEnds() {

@@ -1,0 +1,27 @@
+package app.talkide.controlplane.conversation.eventlog;
+
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * How the conversation event log writes and fans out.
+ *
+ * @param maxBatchEvents the most events one group-commit transaction writes (appends waiting while a
+ *     transaction runs are written together in the next one, up to this many events)
+ * @param ringSize how many recent events each conversation with subscribers on this replica keeps in
+ *     memory; subscribers read from it instead of the database, and one that falls further behind is
+ *     disconnected to resume from the log
+ * @param listenReconnectBackoff wait before reopening the PostgreSQL LISTEN connection after it failed
+ * @param listenPoll how long the LISTEN connection waits for a notification before checking it is alive
+ */
+@Validated
+@ConfigurationProperties("talkide.conversations.log")
+public record EventLogProperties(
+        @Min(1) @DefaultValue("500") int maxBatchEvents,
+        @Min(16) @DefaultValue("1024") int ringSize,
+        @NotNull @DefaultValue("1s") Duration listenReconnectBackoff,
+        @NotNull @DefaultValue("10s") Duration listenPoll) {}

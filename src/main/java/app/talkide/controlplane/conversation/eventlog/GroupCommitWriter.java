@@ -1,0 +1,199 @@
+package app.talkide.controlplane.conversation.eventlog;
+
+import app.talkide.controlplane.conversation.ConversationEvent;
+import app.talkide.controlplane.conversation.NewConversationEvent;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Group commit: one writer thread takes every append that waits and writes them in one transaction, so
+ * a fast text stream (and many of them at once) costs a transaction per batch, not per delta. Each
+ * caller returns when its events are committed; appends to one conversation keep their queue order.
+ */
+@Component
+class GroupCommitWriter implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(GroupCommitWriter.class);
+
+    private final LinkedBlockingQueue<PendingAppend> queue = new LinkedBlockingQueue<>();
+    private final EventLogRepository repository;
+    private final ConversationFeeds feeds;
+    private final NotificationChannel channel;
+    private final TransactionTemplate transactions;
+    private final EventLogProperties properties;
+    private final Clock clock;
+    private final DistributionSummary batchSizes;
+    private volatile boolean running;
+    private volatile Thread writer;
+
+    GroupCommitWriter(
+            EventLogRepository repository,
+            ConversationFeeds feeds,
+            NotificationChannel channel,
+            TransactionTemplate transactions,
+            EventLogProperties properties,
+            Clock clock,
+            MeterRegistry meters) {
+        this.repository = repository;
+        this.feeds = feeds;
+        this.channel = channel;
+        this.transactions = transactions;
+        this.properties = properties;
+        this.clock = clock;
+        this.batchSizes = DistributionSummary.builder("talkide.conversations.log.batch.events")
+                .description("Events written per group-commit transaction")
+                .register(meters);
+    }
+
+    List<ConversationEvent> append(UUID conversationId, List<NewConversationEvent> events) {
+        if (events.isEmpty()) {
+            return List.of();
+        }
+        PendingAppend pending = new PendingAppend(conversationId, events);
+        queue.add(pending);
+        if (!running) {
+            // Before start or after stop nobody takes from the queue: write on the caller's thread.
+            writeWaiting();
+        }
+        try {
+            return pending.done().join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+        }
+    }
+
+    private void run() {
+        while (running) {
+            try {
+                PendingAppend first = queue.take();
+                List<PendingAppend> batch = new ArrayList<>();
+                batch.add(first);
+                int events = first.events().size();
+                PendingAppend next;
+                while (events < properties.maxBatchEvents() && (next = queue.poll()) != null) {
+                    batch.add(next);
+                    events += next.events().size();
+                }
+                write(batch);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                log.error("Event log writer failed; continuing", e);
+            }
+        }
+    }
+
+    private synchronized void writeWaiting() {
+        List<PendingAppend> batch = new ArrayList<>();
+        queue.drainTo(batch);
+        if (!batch.isEmpty()) {
+            write(batch);
+        }
+    }
+
+    private void write(List<PendingAppend> batch) {
+        Map<UUID, List<ConversationEvent>> committed;
+        try {
+            committed = transactions.execute(status -> writeInTransaction(batch));
+        } catch (RuntimeException e) {
+            if (batch.size() == 1) {
+                batch.getFirst().done().completeExceptionally(e);
+            } else {
+                // One bad append (e.g. an unknown conversation) must not fail the others: write each alone.
+                batch.forEach(pending -> write(List.of(pending)));
+            }
+            return;
+        }
+        batchSizes.record(batch.stream().mapToInt(p -> p.events().size()).sum());
+        if (committed != null) {
+            committed.forEach(feeds::published);
+        }
+    }
+
+    /** Conversations in a fixed order, so that two replicas' batches lock their sequence rows alike. */
+    private Map<UUID, List<ConversationEvent>> writeInTransaction(List<PendingAppend> batch) {
+        Map<UUID, List<PendingAppend>> byConversation = new TreeMap<>();
+        batch.forEach(pending -> byConversation
+                .computeIfAbsent(pending.conversationId(), id -> new ArrayList<>())
+                .add(pending));
+        Instant now = clock.instant();
+        Map<UUID, List<ConversationEvent>> committed = new LinkedHashMap<>();
+        List<Runnable> completions = new ArrayList<>();
+        byConversation.forEach((conversationId, appends) -> {
+            List<List<ConversationEvent>> stored = repository.append(
+                    conversationId, appends.stream().map(PendingAppend::events).toList(), now);
+            List<ConversationEvent> all = new ArrayList<>();
+            for (int i = 0; i < appends.size(); i++) {
+                PendingAppend pending = appends.get(i);
+                List<ConversationEvent> events = stored.get(i);
+                all.addAll(events);
+                completions.add(() -> pending.done().complete(events));
+            }
+            if (!all.isEmpty() && channel.crossesReplicas()) {
+                repository.notify(
+                        channel.name(),
+                        channel.payload(conversationId, all.getLast().seq()));
+            }
+            committed.put(conversationId, all);
+        });
+        // Callers learn of their events only after the commit, as do subscribers.
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                completions.forEach(Runnable::run);
+            }
+        });
+        return committed;
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        writer = Thread.ofVirtual().name("conversation-event-writer").start(this::run);
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        Thread stopping = writer;
+        writer = null;
+        if (stopping != null) {
+            stopping.interrupt();
+            try {
+                stopping.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        writeWaiting();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Starts before and stops after the worker streams and web server that append. */
+    @Override
+    public int getPhase() {
+        return Integer.MIN_VALUE + 1000;
+    }
+}

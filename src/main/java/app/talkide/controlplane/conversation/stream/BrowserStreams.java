@@ -1,0 +1,184 @@
+package app.talkide.controlplane.conversation.stream;
+
+import app.talkide.controlplane.conversation.ConversationEvent;
+import app.talkide.controlplane.conversation.ConversationEventLog;
+import app.talkide.controlplane.conversation.eventlog.ConversationFeeds;
+import app.talkide.controlplane.conversation.eventlog.Feed;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.http.HttpHeaders;
+import org.springframework.stereotype.Component;
+
+/**
+ * The browser streams open on this replica: opening them (per-user cap, headers, {@code retry:}),
+ * heartbeats, and the metrics (open streams, fan-out lag, overflow disconnects).
+ */
+@Component
+class BrowserStreams implements SmartLifecycle {
+
+    private final Set<BrowserStream> open = ConcurrentHashMap.newKeySet();
+    private final Map<String, Integer> perUser = new ConcurrentHashMap<>();
+    private final ExecutorService writers = Executors.newVirtualThreadPerTaskExecutor();
+    private final ConversationFeeds feeds;
+    private final ConversationEventLog log;
+    private final StreamProperties properties;
+    private final Clock clock;
+    private final Timer lag;
+    private final Counter overflows;
+    private volatile @Nullable ScheduledExecutorService heartbeats;
+
+    BrowserStreams(
+            ConversationFeeds feeds,
+            ConversationEventLog log,
+            StreamProperties properties,
+            Clock clock,
+            MeterRegistry meters) {
+        this.feeds = feeds;
+        this.log = log;
+        this.properties = properties;
+        this.clock = clock;
+        Gauge.builder("talkide.conversations.streams.open", open, Set::size)
+                .description("Browser event streams open on this replica")
+                .register(meters);
+        this.lag = Timer.builder("talkide.conversations.fanout.lag")
+                .description("From an event's append to its write to a browser stream")
+                .publishPercentileHistogram()
+                .maximumExpectedValue(Duration.ofSeconds(10))
+                .register(meters);
+        this.overflows = Counter.builder("talkide.conversations.streams.overflows")
+                .description("Browser streams closed because they fell too far behind")
+                .register(meters);
+    }
+
+    /** Starts the stream on this request: from here on the response belongs to the stream. */
+    void open(
+            UUID conversationId, String userId, long afterSeq, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        reserve(userId);
+        BrowserStream stream;
+        try {
+            response.setStatus(200);
+            response.setContentType("text/event-stream;charset=UTF-8");
+            response.setHeader(HttpHeaders.CACHE_CONTROL, "no-cache");
+            // nginx and other proxies must pass every event at once
+            response.setHeader("X-Accel-Buffering", "no");
+            response.getOutputStream().write(SseFormat.retry(properties.retry()));
+            response.flushBuffer();
+            // No arguments: later writes go to the container's response directly, not through the filters' wrappers.
+            AsyncContext async = request.startAsync();
+            async.setTimeout(0);
+            stream = new BrowserStream(conversationId, userId, afterSeq, async, this);
+            async.addListener(stream);
+        } catch (IOException | RuntimeException e) {
+            unreserve(userId);
+            throw e;
+        }
+        open.add(stream);
+        Feed feed = feeds.join(conversationId, stream);
+        stream.following(feed);
+        if (stream.isClosed()) {
+            // gone while joining: close() found no feed to leave
+            feeds.leave(feed, stream);
+            return;
+        }
+        stream.wake();
+    }
+
+    void released(BrowserStream stream, @Nullable Feed feed) {
+        if (open.remove(stream)) {
+            unreserve(stream.userId());
+        }
+        if (feed != null) {
+            feeds.leave(feed, stream);
+        }
+    }
+
+    private void reserve(String userId) {
+        boolean[] granted = {false};
+        perUser.compute(userId, (user, count) -> {
+            int current = count == null ? 0 : count;
+            if (current >= properties.maxPerUser()) {
+                return count;
+            }
+            granted[0] = true;
+            return current + 1;
+        });
+        if (!granted[0]) {
+            throw new TooManyStreams(properties.maxPerUser());
+        }
+    }
+
+    private void unreserve(String userId) {
+        perUser.computeIfPresent(userId, (user, count) -> count <= 1 ? null : count - 1);
+    }
+
+    void recordLag(ConversationEvent oldestWritten) {
+        Duration since = Duration.between(oldestWritten.createdAt(), clock.instant());
+        lag.record(since.isNegative() ? Duration.ZERO : since);
+    }
+
+    void overflowed() {
+        overflows.increment();
+    }
+
+    ExecutorService executor() {
+        return writers;
+    }
+
+    StreamProperties properties() {
+        return properties;
+    }
+
+    ConversationEventLog log() {
+        return log;
+    }
+
+    int openCount() {
+        return open.size();
+    }
+
+    @Override
+    public void start() {
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofVirtual().name("browser-stream-heartbeats").factory());
+        long silence = properties.heartbeat().toNanos();
+        long tick = Math.max(10, properties.heartbeat().toMillis() / 3);
+        ticker.scheduleWithFixedDelay(
+                () -> open.forEach(stream -> stream.heartbeatIfSilentFor(silence)), tick, tick, TimeUnit.MILLISECONDS);
+        heartbeats = ticker;
+    }
+
+    /** Closes every stream before the server stops: clients reconnect, to another replica if there is one. */
+    @Override
+    public void stop() {
+        ScheduledExecutorService ticker = heartbeats;
+        heartbeats = null;
+        if (ticker != null) {
+            ticker.shutdownNow();
+        }
+        open.forEach(BrowserStream::close);
+    }
+
+    @Override
+    public boolean isRunning() {
+        return heartbeats != null;
+    }
+}

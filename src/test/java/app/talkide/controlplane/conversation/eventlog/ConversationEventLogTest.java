@@ -1,0 +1,179 @@
+package app.talkide.controlplane.conversation.eventlog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import app.talkide.controlplane.conversation.Conversation;
+import app.talkide.controlplane.conversation.ConversationEvent;
+import app.talkide.controlplane.conversation.ConversationEventLog;
+import app.talkide.controlplane.conversation.NewConversationEvent;
+import app.talkide.controlplane.support.DatabaseTest;
+import app.talkide.controlplane.support.Fixtures;
+import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ApplicationContext;
+
+@DatabaseTest
+@SpringBootTest
+class ConversationEventLogTest {
+
+    @Autowired
+    ApplicationContext context;
+
+    @Autowired
+    ConversationEventLog log;
+
+    @Autowired
+    MeterRegistry meters;
+
+    TenantEnvironmentId tenantEnvironment;
+
+    @BeforeEach
+    void setUp() {
+        tenantEnvironment = Fixtures.tenantEnvironment(context);
+    }
+
+    @Test
+    void appendNumbersEventsFromOneAndReadsThemBackInOrder() {
+        UUID id = conversation();
+
+        List<ConversationEvent> first = log.append(id, List.of(event("a"), event("b")));
+        List<ConversationEvent> second = log.append(id, List.of(event("c")));
+
+        assertThat(first).extracting(ConversationEvent::seq).containsExactly(1L, 2L);
+        assertThat(second).extracting(ConversationEvent::seq).containsExactly(3L);
+        assertThat(log.readAfter(id, 0, 10)).extracting(ConversationEvent::data).containsExactly("a", "b", "c");
+        assertThat(log.readAfter(id, 1, 1)).extracting(ConversationEvent::data).containsExactly("b");
+    }
+
+    @Test
+    void concurrentAppendersToOneConversationGetAGaplessSequenceAndKeepTheirOwnOrder() throws Exception {
+        UUID id = conversation();
+        int appenders = 8;
+        int perAppender = 50;
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> running = new ArrayList<>();
+            for (int a = 0; a < appenders; a++) {
+                int appender = a;
+                running.add(pool.submit(() -> IntStream.range(0, perAppender)
+                        .forEach(i -> log.append(id, List.of(event(appender + ":" + i))))));
+            }
+            for (Future<?> future : running) {
+                future.get();
+            }
+        }
+
+        List<ConversationEvent> stored = log.readAfter(id, 0, 10_000);
+        assertThat(stored)
+                .extracting(ConversationEvent::seq)
+                .containsExactlyElementsOf(LongStream.rangeClosed(1, appenders * perAppender)
+                        .boxed()
+                        .toList());
+        for (int a = 0; a < appenders; a++) {
+            String prefix = a + ":";
+            assertThat(stored.stream()
+                            .map(ConversationEvent::data)
+                            .filter(data -> data.startsWith(prefix))
+                            .map(data -> Integer.parseInt(data.substring(prefix.length())))
+                            .toList())
+                    .isSorted()
+                    .hasSize(perAppender);
+        }
+        assertThat(meters.get("talkide.conversations.log.batch.events")
+                        .summary()
+                        .max())
+                .as("appends waiting for a transaction are committed together")
+                .isGreaterThan(1);
+    }
+
+    @Test
+    void anEventWhoseSourceIdWasAppendedBeforeIsSkipped() {
+        UUID id = conversation();
+        log.append(id, List.of(fromWorker("w1"), fromWorker("w2")));
+
+        List<ConversationEvent> again = log.append(id, List.of(fromWorker("w2"), fromWorker("w3"), fromWorker("w3")));
+
+        assertThat(again).extracting(ConversationEvent::sourceEventId).containsExactly("w3");
+        assertThat(again).extracting(ConversationEvent::seq).containsExactly(3L);
+        assertThat(log.readAfter(id, 0, 10))
+                .extracting(ConversationEvent::sourceEventId)
+                .containsExactly("w1", "w2", "w3");
+    }
+
+    @Test
+    void concurrentAppendsOfTheSameWorkerEventsStoreEachOnce() throws Exception {
+        UUID id = conversation();
+        List<NewConversationEvent> workerEvents =
+                IntStream.range(0, 100).mapToObj(i -> fromWorker("w" + i)).toList();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            // Two consumers of one worker stream (a failover overlap), appending event by event.
+            List<Future<?>> running = List.of(
+                    pool.submit(() -> workerEvents.forEach(e -> log.append(id, List.of(e)))),
+                    pool.submit(() -> workerEvents.forEach(e -> log.append(id, List.of(e)))));
+            for (Future<?> future : running) {
+                future.get();
+            }
+        }
+
+        assertThat(log.readAfter(id, 0, 1000))
+                .extracting(ConversationEvent::sourceEventId)
+                .containsExactlyElementsOf(workerEvents.stream()
+                        .map(NewConversationEvent::sourceEventId)
+                        .toList());
+    }
+
+    @Test
+    void controlPlaneEventsWithoutSourceIdAreNeverSkipped() {
+        UUID id = conversation();
+
+        log.append(id, List.of(event("x"), event("x")));
+
+        assertThat(log.readAfter(id, 0, 10)).hasSize(2);
+    }
+
+    @Test
+    void aFailingAppendFailsAloneNotTheOthersCommittedWithIt() throws Exception {
+        UUID id = conversation();
+        UUID unknown = UUID.randomUUID();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<List<ConversationEvent>>> good = new ArrayList<>();
+            List<Future<List<ConversationEvent>>> bad = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                good.add(pool.submit(() -> log.append(id, List.of(event("ok")))));
+                bad.add(pool.submit(() -> log.append(unknown, List.of(event("nobody")))));
+            }
+            for (Future<List<ConversationEvent>> future : good) {
+                assertThat(future.get()).hasSize(1);
+            }
+            for (Future<List<ConversationEvent>> future : bad) {
+                assertThatThrownBy(future::get).hasRootCauseInstanceOf(java.sql.SQLException.class);
+            }
+        }
+        assertThat(log.readAfter(id, 0, 100)).hasSize(20);
+    }
+
+    private UUID conversation() {
+        Conversation conversation = Fixtures.conversation(context, tenantEnvironment, "dev");
+        return conversation.id();
+    }
+
+    private static NewConversationEvent event(String data) {
+        return new NewConversationEvent("test.event", data, null);
+    }
+
+    private static NewConversationEvent fromWorker(String sourceEventId) {
+        return new NewConversationEvent("text.delta", "{\"text\":\"" + sourceEventId + "\"}", sourceEventId);
+    }
+}

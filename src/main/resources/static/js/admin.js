@@ -31,16 +31,34 @@ async function tenantEnvs() {
   const body = byId('tenant-envs').tBodies[0];
   try {
     const list = listOf(await api('/api/admin/tenant-environments'));
+    const workers = await workersVisibleToMe();
     fill(body, list.length === 0 ? row(h('td', {colspan: 4, class: 'muted'}, 'None yet.')) : list.map((entry) => {
       const {tenant, env} = tenantEnv(entry);
+      const mine = workers.get(`${tenant}/${env}`) || {};
+      const worker = readiness(entry) || readiness(mine);
+      const detail = entry.workerDetail || mine.workerDetail;
       return row(
         h('th', {scope: 'row'}, `${tenant}/${env}`),
         h('td', {}, h('span', {class: `pill pill-${String(entry.status || '').toLowerCase()}`}, String(entry.status || '?'))),
-        h('td', {}, readiness(entry) || '—'),
+        h('td', {}, worker ? h('span', {class: `pill pill-${worker}`}, worker) : '—',
+          detail ? h('span', {class: 'muted small'}, ` ${detail}`) : null),
         h('td', {}, when(entry.updatedAt)));
     }));
   } catch (error) {
     fill(body, row(h('td', {colspan: 4, class: 'error'}, error.message)));
+  }
+}
+
+/** Worker readiness of the tenant-environments the admin belongs to, by "tenant/env" (the admin list may lack it). */
+async function workersVisibleToMe() {
+  try {
+    const mine = listOf(await api('/api/me/tenant-environments'), 'tenantEnvironments');
+    return new Map(mine.map((entry) => {
+      const {tenant, env} = tenantEnv(entry);
+      return [`${tenant}/${env}`, entry];
+    }));
+  } catch {
+    return new Map();
   }
 }
 

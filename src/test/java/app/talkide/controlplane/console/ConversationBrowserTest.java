@@ -181,7 +181,8 @@ class ConversationBrowserTest {
         limit.clear();
         limit.sendKeys("5", Keys.ENTER);
         waitForText(browser, By.id("budget-message"), "Saved: dev may spend $5.00 this period.");
-        browser.screenshot("admin");
+        waitForText(browser, By.id("tenant-envs"), "ready");
+        waitForText(browser, By.id("issues"), "No issues reported.");
 
         browser.open("/#c=" + conversation);
         waitForText(browser, By.id("transcript"), "Your budget for this period is spent.");
@@ -190,6 +191,10 @@ class ConversationBrowserTest {
         WebElement answered = browser.driver.findElements(ANSWER).get(1);
         awaitTurnEnd(answered, "completed");
         assertThat(answerText(answered)).startsWith("Simulated reply to “And now?”.");
+
+        browser.open("/admin");
+        waitForText(browser, By.id("usage"), "claude-");
+        browser.screenshot("admin");
         browser.assertNoConsoleErrors();
     }
 

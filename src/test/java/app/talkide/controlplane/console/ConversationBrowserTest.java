@@ -152,14 +152,25 @@ class ConversationBrowserTest {
 
     @Test
     void toolCallsAreShownApartFromTheAnswer() {
-        createConversation("Tools");
-        send("What time is it? [[sim:tool_use]]");
+        String markup = "<img src=x onerror=\"document.title='injected'\">";
+        createConversation("Tools " + markup);
+        send("What time is it? " + markup + " [[sim:tool_use]]");
 
         WebElement tool = waitFor(browser, By.cssSelector("#transcript .tool"));
         browser.waitUpTo(TURN).until(ExpectedConditions.attributeToBe(tool, "data-state", "done"));
         assertThat(tool.findElement(By.className("tool-name")).getText()).isEqualTo("current_time");
         awaitTurnEnd(browser.driver.findElement(ANSWER), "completed");
         assertThat(answerText(browser.driver.findElement(ANSWER))).contains("The current_time tool returned");
+        // Titles and messages are shown as the text they are, never run as markup.
+        assertThat(browser.driver.findElement(By.id("conversation-title")).getText())
+                .isEqualTo("Tools " + markup);
+        assertThat(browser.driver
+                        .findElement(By.cssSelector("#transcript li.user"))
+                        .getText())
+                .contains(markup);
+        assertThat(browser.driver.findElements(By.cssSelector("#transcript img, #conversations img")))
+                .isEmpty();
+        assertThat(browser.driver.getTitle()).isEqualTo("TalkIDE console");
         browser.screenshot("conversation-tool");
         browser.assertNoConsoleErrors();
     }

@@ -6,6 +6,7 @@ import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -50,9 +51,9 @@ public class MessageIntake {
         for (int attempt = 1; ; attempt++) {
             try {
                 return transactions.execute(status -> store(conversation, senderUserId, clientMessageId, text));
-            } catch (DuplicateKeyException | ConcurrencyFailureException raced) {
+            } catch (DuplicateKeyException | ConcurrencyFailureException | QueryTimeoutException raced) {
                 // A concurrent post of the same client id won (some databases report it instead of
-                // waiting); the next attempt finds its message.
+                // waiting, H2 as a lock timeout when the winner is slow); the next attempt finds its message.
                 if (attempt == ATTEMPTS) {
                     throw raced;
                 }

@@ -6,6 +6,7 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -47,20 +48,27 @@ class TenantEnvironmentRepository {
                 .list();
     }
 
-    void updateStatus(TenantEnvironmentId id, TenantEnvironmentStatus status, Instant now) {
-        jdbc.sql(
-                        "update tenant_environment set status = :status, updated_at = :now where tenant = :tenant and env = :env")
-                .param("status", status.name())
-                .param("now", Timestamp.from(now))
-                .param("tenant", id.tenant())
-                .param("env", id.env())
-                .update();
+    /** Returns whether anything changed: the same status and reason again writes nothing. */
+    boolean updateStatus(TenantEnvironmentId id, TenantEnvironmentStatus status, @Nullable String reason, Instant now) {
+        return jdbc.sql("""
+                        update tenant_environment set status = :status, status_reason = :reason, updated_at = :now
+                        where tenant = :tenant and env = :env
+                          and (status <> :status or coalesce(status_reason, '') <> coalesce(:reason, ''))
+                        """)
+                        .param("status", status.name())
+                        .param("reason", reason)
+                        .param("now", Timestamp.from(now))
+                        .param("tenant", id.tenant())
+                        .param("env", id.env())
+                        .update()
+                == 1;
     }
 
     private static TenantEnvironment map(ResultSet rs, int row) throws SQLException {
         return new TenantEnvironment(
                 TenantEnvironmentId.of(rs.getString("tenant"), rs.getString("env")),
                 TenantEnvironmentStatus.valueOf(rs.getString("status")),
+                rs.getString("status_reason"),
                 rs.getTimestamp("created_at").toInstant(),
                 rs.getTimestamp("updated_at").toInstant());
     }

@@ -9,5 +9,10 @@ public enum TenantEnvironmentStatus {
     /** Something is wrong; the status reason says what. */
     DEGRADED,
     /** Being torn down; no new conversations or tokens. */
-    DELETING
+    DELETING,
+    /**
+     * Torn down: nothing left in the cluster, its identity tokens revoked. The record stays because its
+     * conversations and token records refer to it; setting a desired state again brings it back.
+     */
+    DELETED
 }

@@ -3,6 +3,7 @@ package app.talkide.controlplane.tenant;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -39,6 +40,15 @@ public class TenantEnvironments {
 
     @Transactional
     public void changeStatus(TenantEnvironmentId id, TenantEnvironmentStatus status) {
-        repository.updateStatus(id, status, clock.instant());
+        changeStatus(id, status, null);
+    }
+
+    /**
+     * Sets the status and the reason for it; returns whether anything changed (the same status and reason
+     * again write nothing, so reconcile passes in a steady state leave the row alone).
+     */
+    @Transactional
+    public boolean changeStatus(TenantEnvironmentId id, TenantEnvironmentStatus status, @Nullable String reason) {
+        return repository.updateStatus(id, status, reason, clock.instant());
     }
 }

@@ -3,15 +3,22 @@ package app.talkide.controlplane.helm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import app.talkide.controlplane.provisioning.ProvisioningProperties;
+import app.talkide.controlplane.provisioning.objects.WorkerAccessBuilder;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
 import com.marcnuri.helm.TemplateCommand;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.io.ByteArrayResource;
 import org.yaml.snakeyaml.Yaml;
 
 /** The Helm chart, linted and rendered in-process (helm-java), as `helm lint` and `helm template` would. */
@@ -75,6 +82,35 @@ class HelmChartTest {
             assertThat(strings(rule.get("resources"))).doesNotContain("*");
         });
         assertThat(only(objects, "Role").toString()).contains("leases");
+    }
+
+    @Test
+    void provisioningSettingsBindAndTheClusterRoleHoldsWhatWorkersAreGranted() throws Exception {
+        List<Map<String, Object>> objects = render(t -> t.set("provisioning.storageClass", "nfs-client"));
+        Map<String, Object> data = at(only(objects, "ConfigMap"), "data");
+        String applicationYaml = (String) data.get("application.yaml");
+        var sources = new YamlPropertySourceLoader()
+                .load("chart", new ByteArrayResource(applicationYaml.getBytes(StandardCharsets.UTF_8)));
+        ProvisioningProperties provisioning = new Binder(ConfigurationPropertySources.from(sources))
+                .bindOrCreate("talkide.provisioning", ProvisioningProperties.class);
+        assertThat(provisioning.controlPlaneNamespace()).isEqualTo("talkide-prod");
+        Map<String, Object> selector = at(only(objects, "Deployment"), "spec.selector.matchLabels");
+        assertThat(provisioning.controlPlanePodLabels()).isEqualTo(selector);
+        assertThat(provisioning.gatewayBaseUrl())
+                .hasToString("http://talkide-talkide-control-plane.talkide-prod.svc.cluster.local:8080");
+        assertThat(provisioning.defaults().storageClass()).isEqualTo("nfs-client");
+
+        // RBAC lets nobody grant what it does not hold: the ClusterRole must cover every worker Role rule.
+        List<Map<String, Object>> rules = at(only(objects, "ClusterRole"), "rules");
+        for (var granted : WorkerAccessBuilder.RULES) {
+            for (String resource : granted.getResources()) {
+                assertThat(rules).as(resource).anySatisfy(rule -> {
+                    assertThat(strings(rule.get("apiGroups"))).containsAll(granted.getApiGroups());
+                    assertThat(strings(rule.get("resources"))).contains(resource);
+                    assertThat(strings(rule.get("verbs"))).containsAll(granted.getVerbs());
+                });
+            }
+        }
     }
 
     @Test

@@ -2,6 +2,7 @@ package app.talkide.controlplane.support;
 
 import app.talkide.controlplane.conversation.Conversation;
 import app.talkide.controlplane.conversation.Conversations;
+import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironments;
 import app.talkide.controlplane.token.identity.IdentityTokens;
@@ -22,7 +23,9 @@ public final class Fixtures {
         return id;
     }
 
+    /** A conversation of {@code owner}, who is made a member of the tenant-environment as a real owner is. */
     public static Conversation conversation(ApplicationContext context, TenantEnvironmentId in, String owner) {
+        context.getBean(Memberships.class).grant(in, owner);
         return context.getBean(Conversations.class).start(in, owner, "test conversation");
     }
 

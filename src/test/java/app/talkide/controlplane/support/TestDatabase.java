@@ -51,7 +51,7 @@ public final class TestDatabase {
         return Map.of(
                 "spring.datasource.url",
                 "jdbc:h2:mem:" + name
-                        + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1",
+                        + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;LOCK_TIMEOUT=10000;DB_CLOSE_DELAY=-1",
                 "spring.datasource.username",
                 "sa",
                 "spring.datasource.password",

@@ -100,7 +100,8 @@ class ConversationWorkerFlowTest {
             assertThat(stream.ids()).isSorted().doesNotHaveDuplicates();
         }
         // The worker reached Anthropic only through the gateway, which added the one key.
-        anthropic.verify(postRequestedFor(urlPathEqualTo("/v1/messages")).withHeader("x-api-key", equalTo("sk-ant-test-key")));
+        anthropic.verify(
+                postRequestedFor(urlPathEqualTo("/v1/messages")).withHeader("x-api-key", equalTo("sk-ant-test-key")));
     }
 
     @Test
@@ -128,11 +129,16 @@ class ConversationWorkerFlowTest {
             workers.start(tenantEnvironment);
 
             await().atMost(Duration.ofSeconds(60)).until(() -> types(stream).contains("turn.completed"));
-            List<String> turns = types(stream).stream().filter(t -> t.startsWith("turn.")).toList();
+            List<String> turns =
+                    types(stream).stream().filter(t -> t.startsWith("turn.")).toList();
             assertThat(turns).containsExactly("turn.started", "turn.failed", "turn.started", "turn.completed");
             String failure = stream.events().stream()
                     .filter(e -> e.type().equals("turn.failed"))
-                    .map(e -> TestHttp.JSON.readTree(e.data()).get("error").get("type").asString())
+                    .map(e -> TestHttp.JSON
+                            .readTree(e.data())
+                            .get("error")
+                            .get("type")
+                            .asString())
                     .findFirst()
                     .orElseThrow();
             assertThat(failure).isEqualTo("worker_restarted");
@@ -171,7 +177,8 @@ class ConversationWorkerFlowTest {
     }
 
     private static WireMockServer started() {
-        WireMockServer server = new WireMockServer(WireMockConfiguration.options().dynamicPort());
+        WireMockServer server =
+                new WireMockServer(WireMockConfiguration.options().dynamicPort());
         server.start();
         return server;
     }

@@ -76,10 +76,12 @@ class TwoReplicaFailoverTest {
 
     @Test
     void instanceStoppedMidTurnIsReplacedWithNothingLostOrDuplicated() {
-        WireMockServer anthropic = new WireMockServer(WireMockConfiguration.options().dynamicPort());
+        WireMockServer anthropic =
+                new WireMockServer(WireMockConfiguration.options().dynamicPort());
         anthropic.start();
         cleanup.add(anthropic::stop);
-        String[] chunks = IntStream.range(0, CHUNKS).mapToObj(i -> "w" + i + " ").toArray(String[]::new);
+        String[] chunks =
+                IntStream.range(0, CHUNKS).mapToObj(i -> "w" + i + " ").toArray(String[]::new);
         anthropic.stubFor(post(urlPathEqualTo("/v1/messages"))
                 .willReturn(ok().withHeader("Content-Type", "text/event-stream")
                         .withBody(AnthropicStreams.text(chunks))
@@ -104,7 +106,9 @@ class TwoReplicaFailoverTest {
                 .get("id")
                 .asString());
         try (SseClient browserOnB = SseClient.connect(
-                "http://127.0.0.1:" + port(b) + "/api/conversations/" + conversation + "/stream", "Authorization", DEV)) {
+                "http://127.0.0.1:" + port(b) + "/api/conversations/" + conversation + "/stream",
+                "Authorization",
+                DEV)) {
             assertThat(onA.postJson(
                                     "/api/conversations/" + conversation + "/messages",
                                     "{\"clientMessageId\":\"m1\",\"text\":\"a long story\"}",
@@ -136,14 +140,21 @@ class TwoReplicaFailoverTest {
                         ReferenceWorkerSettings.ENV, TENANT.env(),
                         ReferenceWorkerSettings.GATEWAY_BASE_URL, "http://127.0.0.1:" + port(gatewayInstance),
                         ReferenceWorkerSettings.IDENTITY_TOKEN,
-                                gatewayInstance.getBean(IdentityTokens.class).issue(TENANT).token(),
+                                gatewayInstance
+                                        .getBean(IdentityTokens.class)
+                                        .issue(TENANT)
+                                        .token(),
                         ReferenceWorkerSettings.COMMAND_KEY,
-                                gatewayInstance.getBean(CommandKeys.class).forWorker(TENANT).format(),
+                                gatewayInstance
+                                        .getBean(CommandKeys.class)
+                                        .forWorker(TENANT)
+                                        .format(),
                         ReferenceWorkerSettings.CONFIG_DIR, workerDir.toString())),
                 Clock.systemUTC());
     }
 
-    private static ConfigurableApplicationContext start(Path dataDir, Map<String, Object> database, WireMockServer anthropic) {
+    private static ConfigurableApplicationContext start(
+            Path dataDir, Map<String, Object> database, WireMockServer anthropic) {
         List<String> args = new ArrayList<>(List.of(
                 "--server.port=0",
                 "--talkide.data-dir=" + dataDir,
@@ -157,7 +168,8 @@ class TwoReplicaFailoverTest {
                 "--talkide.worker.stream.lease-renew-interval=500ms",
                 "--talkide.worker.stream.sweep-interval=250ms"));
         database.forEach((key, value) -> args.add("--" + key + "=" + value));
-        return new SpringApplicationBuilder(ControlPlaneApplication.class, SharedWorker.class).run(args.toArray(String[]::new));
+        return new SpringApplicationBuilder(ControlPlaneApplication.class, SharedWorker.class)
+                .run(args.toArray(String[]::new));
     }
 
     private static int port(ConfigurableApplicationContext context) {

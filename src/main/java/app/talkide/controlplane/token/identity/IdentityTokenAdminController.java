@@ -4,6 +4,7 @@ import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironments;
 import java.util.List;
 import java.util.UUID;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -24,10 +25,15 @@ class IdentityTokenAdminController {
 
     private final IdentityTokens identityTokens;
     private final TenantEnvironments tenantEnvironments;
+    private final ObjectProvider<IdentityTokenRotator> rotators;
 
-    IdentityTokenAdminController(IdentityTokens identityTokens, TenantEnvironments tenantEnvironments) {
+    IdentityTokenAdminController(
+            IdentityTokens identityTokens,
+            TenantEnvironments tenantEnvironments,
+            ObjectProvider<IdentityTokenRotator> rotators) {
         this.identityTokens = identityTokens;
         this.tenantEnvironments = tenantEnvironments;
+        this.rotators = rotators;
     }
 
     @PostMapping
@@ -38,7 +44,9 @@ class IdentityTokenAdminController {
 
     @PostMapping("/rotate")
     IdentityTokens.Rotation rotate(@PathVariable String tenant, @PathVariable String env) {
-        return identityTokens.rotate(existing(tenant, env));
+        TenantEnvironmentId id = existing(tenant, env);
+        IdentityTokenRotator rotator = rotators.getIfUnique();
+        return rotator != null ? rotator.rotate(id) : identityTokens.rotate(id);
     }
 
     @GetMapping

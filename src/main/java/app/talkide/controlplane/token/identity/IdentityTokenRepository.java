@@ -78,6 +78,21 @@ class IdentityTokenRepository {
                 .update();
     }
 
+    /** Revokes, at the given time, the tenant-environment's tokens issued before one, unless revoked earlier. */
+    int revokeIssuedBefore(TenantEnvironmentId scope, UUID keep, Instant issuedBefore, Instant at) {
+        return jdbc.sql("""
+                        update worker_identity_token set revoked_at = :at
+                        where tenant = :tenant and env = :env and id <> :keep and created_at <= :before
+                          and (revoked_at is null or revoked_at > :at)
+                        """)
+                .param("at", Timestamp.from(at))
+                .param("tenant", scope.tenant())
+                .param("env", scope.env())
+                .param("keep", keep)
+                .param("before", Timestamp.from(issuedBefore))
+                .update();
+    }
+
     /** Tokens that still work and are not being rotated out. */
     List<IdentityTokenRecord> findLiveUnrevoked(Instant now) {
         return jdbc.sql("""

@@ -91,6 +91,22 @@ public class IdentityTokens {
         return new Rotation(next, graceEndsAt);
     }
 
+    /**
+     * Ends a rotation once {@code current} is in the worker's hands: every token of the tenant-environment
+     * issued before it keeps working for the grace period, then stops. Tokens issued after it are left
+     * alone (a rotation that started later owns them). Idempotent: an earlier revocation time stays.
+     *
+     * @return when the retired tokens stop working
+     */
+    @Transactional
+    public Instant retireIssuedBefore(TenantEnvironmentId tenantEnvironment, UUID current) {
+        IdentityTokenRecord kept = repository.find(current).orElseThrow();
+        Instant graceEndsAt = clock.instant().plus(properties.rotationGrace());
+        repository.revokeIssuedBefore(tenantEnvironment, kept.id(), kept.createdAt(), graceEndsAt);
+        byHash.invalidateAll();
+        return graceEndsAt;
+    }
+
     public List<IdentityTokenRecord> list(TenantEnvironmentId tenantEnvironment) {
         return repository.findByTenantEnvironment(tenantEnvironment);
     }

@@ -1,0 +1,30 @@
+package app.talkide.controlplane.provisioning.desired;
+
+import app.talkide.controlplane.provisioning.ProvisioningProperties.Quota;
+import app.talkide.controlplane.provisioning.ProvisioningProperties.Resources;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a tenant-environment's objects should look like, every field resolved (its own setting, else the
+ * configured default). The builders turn it into Kubernetes objects.
+ *
+ * @param workerImage the worker container image
+ * @param resources the worker container's requests and limits
+ * @param storageClass the session volume's storage class; {@code null} means the cluster's default
+ * @param storageSize the session volume's size
+ * @param quota the namespace's ResourceQuota
+ * @param extraLabels labels added to every object, besides the managed ones
+ */
+public record DesiredState(
+        String workerImage,
+        Resources resources,
+        @Nullable String storageClass,
+        String storageSize,
+        Quota quota,
+        Map<String, String> extraLabels) {
+
+    public DesiredState {
+        extraLabels = Map.copyOf(extraLabels);
+    }
+}

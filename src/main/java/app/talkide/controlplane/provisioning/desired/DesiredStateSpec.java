@@ -1,0 +1,36 @@
+package app.talkide.controlplane.provisioning.desired;
+
+import app.talkide.controlplane.provisioning.ProvisioningProperties;
+import app.talkide.controlplane.provisioning.ProvisioningProperties.Quota;
+import app.talkide.controlplane.provisioning.ProvisioningProperties.Resources;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A tenant-environment's desired state as an operator sets it through the admin API: every field optional,
+ * an unset one follows the configured default (so changing a default reaches every tenant-environment that
+ * did not choose otherwise). {@code resources} and {@code quota} are set as a whole.
+ */
+public record DesiredStateSpec(
+        @Nullable String workerImage,
+        @Nullable Resources resources,
+        @Nullable String storageClass,
+        @Nullable String storageSize,
+        @Nullable Quota quota,
+        @Nullable Map<String, String> extraLabels) {
+
+    public static final DesiredStateSpec DEFAULTS = new DesiredStateSpec(null, null, null, null, null, null);
+
+    /** This spec with every unset field taken from the configured defaults. */
+    public DesiredState resolve(ProvisioningProperties properties) {
+        ProvisioningProperties.Defaults defaults = properties.defaults();
+        return new DesiredState(
+                Objects.requireNonNullElse(workerImage, defaults.workerImage()),
+                Objects.requireNonNullElse(resources, defaults.resources()),
+                storageClass != null ? storageClass : defaults.storageClass(),
+                Objects.requireNonNullElse(storageSize, defaults.storageSize()),
+                Objects.requireNonNullElse(quota, defaults.quota()),
+                extraLabels == null ? Map.of() : extraLabels);
+    }
+}

@@ -1,0 +1,83 @@
+package app.talkide.controlplane.provisioning.desired;
+
+import app.talkide.controlplane.provisioning.ProvisioningProperties.Quota;
+import app.talkide.controlplane.provisioning.ProvisioningProperties.Resources;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.math.BigDecimal;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Refuses a desired state the API server would refuse, or that would make the control plane's objects
+ * misbehave, before it is stored: the operator hears it at once as a 400, not later as a degraded status.
+ */
+final class DesiredStateValidator {
+
+    /** A Kubernetes quantity: a decimal with an optional SI, binary or exponent suffix. */
+    private static final Pattern QUANTITY =
+            Pattern.compile("\\+?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]+|[numkMGTPE]|[KMGTPE]i)?");
+    /** An image reference: registry/path:tag or @digest, no spaces, no shell characters. */
+    private static final Pattern IMAGE = Pattern.compile("[a-z0-9][a-z0-9._/:@-]{0,254}", Pattern.CASE_INSENSITIVE);
+
+    private static final Pattern DNS_SUBDOMAIN =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+    static void validate(DesiredStateSpec spec) {
+        if (spec.workerImage() != null && !IMAGE.matcher(spec.workerImage()).matches()) {
+            throw new InvalidDesiredState("workerImage must be an image reference such as registry/worker:1.2");
+        }
+        if (spec.resources() != null) {
+            validate(spec.resources());
+        }
+        if (spec.storageClass() != null
+                && (spec.storageClass().length() > 253
+                        || !DNS_SUBDOMAIN.matcher(spec.storageClass()).matches())) {
+            throw new InvalidDesiredState("storageClass must be a DNS subdomain name");
+        }
+        if (spec.storageSize() != null) {
+            quantity("storageSize", spec.storageSize());
+        }
+        if (spec.quota() != null) {
+            validate(spec.quota());
+        }
+        if (spec.extraLabels() != null) {
+            String problem = LabelRules.problem(spec.extraLabels());
+            if (problem != null) {
+                throw new InvalidDesiredState(problem);
+            }
+        }
+    }
+
+    private static void validate(Resources resources) {
+        BigDecimal cpuRequest = quantity("resources.cpuRequest", resources.cpuRequest());
+        BigDecimal memoryRequest = quantity("resources.memoryRequest", resources.memoryRequest());
+        BigDecimal cpuLimit = quantity("resources.cpuLimit", resources.cpuLimit());
+        BigDecimal memoryLimit = quantity("resources.memoryLimit", resources.memoryLimit());
+        if (cpuRequest.compareTo(cpuLimit) > 0 || memoryRequest.compareTo(memoryLimit) > 0) {
+            throw new InvalidDesiredState("resources: a request must not exceed its limit");
+        }
+    }
+
+    private static void validate(Quota quota) {
+        quantity("quota.cpu", quota.cpu());
+        quantity("quota.memory", quota.memory());
+        quantity("quota.storage", quota.storage());
+        if (quota.pods() < 1 || quota.jobs() < 1) {
+            throw new InvalidDesiredState("quota.pods and quota.jobs must be at least 1");
+        }
+    }
+
+    /** The quantity's value; refuses missing, malformed and non-positive ones. */
+    private static BigDecimal quantity(String field, @Nullable String value) {
+        if (value == null || value.length() > 32 || !QUANTITY.matcher(value).matches()) {
+            throw new InvalidDesiredState(field + " must be a Kubernetes quantity such as 500m, 2 or 4Gi");
+        }
+        BigDecimal amount = Quantity.getAmountInBytes(new Quantity(value));
+        if (amount.signum() <= 0) {
+            throw new InvalidDesiredState(field + " must be positive");
+        }
+        return amount;
+    }
+
+    private DesiredStateValidator() {}
+}

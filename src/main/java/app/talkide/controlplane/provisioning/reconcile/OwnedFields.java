@@ -1,0 +1,97 @@
+package app.talkide.controlplane.provisioning.reconcile;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Whether a live object still has every field the control plane sets, as the builders set it. Fields the API
+ * server or other controllers add (defaults, status, cluster IPs, annotations) are not ours and are ignored;
+ * lists must match element by element, so an added container or environment variable counts as drift.
+ * Quantities are compared by value, because the API server may rewrite {@code 0.5} as {@code 500m}.
+ */
+final class OwnedFields {
+
+    /** Top-level fields that are never ours to compare. */
+    private static final Set<String> NOT_OURS = Set.of("apiVersion", "kind", "status");
+    /** Parents under which string values are resource quantities. */
+    private static final Set<String> QUANTITY_PARENTS =
+            Set.of("requests", "limits", "hard", "default", "defaultRequest", "max", "min");
+
+    /** Objects as generic trees ({@code Map}/{@code List}/scalars), e.g. from the client's serialization. */
+    static boolean match(Map<?, ?> desired, Map<?, ?> live) {
+        for (Map.Entry<?, ?> field : desired.entrySet()) {
+            String key = String.valueOf(field.getKey());
+            if (NOT_OURS.contains(key)) {
+                continue;
+            }
+            if (!matchValue(key, field.getValue(), live.get(key))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean matchValue(String key, @Nullable Object wanted, @Nullable Object live) {
+        if (wanted == null) {
+            return true;
+        }
+        if (live == null) {
+            return wanted instanceof Map<?, ?> map && map.isEmpty() || wanted instanceof List<?> list && list.isEmpty();
+        }
+        if (wanted instanceof Map<?, ?> wantedMap) {
+            if (!(live instanceof Map<?, ?> liveMap)) {
+                return false;
+            }
+            for (Map.Entry<?, ?> entry : wantedMap.entrySet()) {
+                String childKey = String.valueOf(entry.getKey());
+                boolean quantities = QUANTITY_PARENTS.contains(key);
+                Object liveValue = liveMap.get(entry.getKey());
+                boolean same = quantities && isScalar(entry.getValue())
+                        ? sameQuantity(entry.getValue(), liveValue)
+                        : matchValue(childKey, entry.getValue(), liveValue);
+                if (!same) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (wanted instanceof List<?> wantedList) {
+            if (!(live instanceof List<?> liveList) || liveList.size() != wantedList.size()) {
+                return false;
+            }
+            for (int i = 0; i < wantedList.size(); i++) {
+                if (!matchValue(key, wantedList.get(i), liveList.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return String.valueOf(wanted).equals(String.valueOf(live));
+    }
+
+    private static boolean isScalar(@Nullable Object value) {
+        return !(value instanceof Map<?, ?>) && !(value instanceof List<?>);
+    }
+
+    private static boolean sameQuantity(@Nullable Object wanted, @Nullable Object live) {
+        if (wanted == null || live == null) {
+            return wanted == live;
+        }
+        if (String.valueOf(wanted).equals(String.valueOf(live))) {
+            return true;
+        }
+        try {
+            BigDecimal a = Quantity.getAmountInBytes(new Quantity(String.valueOf(wanted)));
+            BigDecimal b = Quantity.getAmountInBytes(new Quantity(String.valueOf(live)));
+            return a.compareTo(b) == 0;
+        } catch (IllegalArgumentException | ArithmeticException notQuantities) {
+            return false;
+        }
+    }
+
+    private OwnedFields() {}
+}

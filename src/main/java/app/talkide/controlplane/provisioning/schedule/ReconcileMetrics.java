@@ -1,0 +1,68 @@
+package app.talkide.controlplane.provisioning.schedule;
+
+import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler.ReconcileResult;
+import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.stereotype.Component;
+
+/**
+ * Reconcile metrics: {@code talkide.provisioning.reconcile.duration} (histogram, by trigger and outcome),
+ * {@code talkide.provisioning.drift.repairs} (writes made by resync passes on tenant-environments that
+ * were in shape before), {@code talkide.provisioning.reconcile.failing} (tenant-environments whose last
+ * pass failed). No tenant names in tags: their number is unbounded.
+ */
+@Component
+@ConditionalOnProperty(name = "talkide.worker.runtime", havingValue = "kubernetes")
+class ReconcileMetrics {
+
+    private final MeterRegistry registry;
+    private final Counter driftRepairs;
+    private final Set<TenantEnvironmentId> failing = ConcurrentHashMap.newKeySet();
+
+    ReconcileMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.driftRepairs = Counter.builder("talkide.provisioning.drift.repairs")
+                .description("Objects re-created or repaired by a resync (drift nobody announced)")
+                .register(registry);
+        registry.gauge("talkide.provisioning.reconcile.failing", failing, Set::size);
+    }
+
+    void passed(
+            TenantEnvironmentId id,
+            ReconcileScheduler.Trigger trigger,
+            ReconcileResult result,
+            boolean succeededBefore,
+            long nanos) {
+        timer(trigger, result.degradedReason() == null ? "success" : "degraded").record(Duration.ofNanos(nanos));
+        if (trigger == ReconcileScheduler.Trigger.RESYNC && succeededBefore && result.writes() > 0) {
+            driftRepairs.increment(result.writes());
+        }
+    }
+
+    void failed(ReconcileScheduler.Trigger trigger, long nanos) {
+        timer(trigger, "error").record(Duration.ofNanos(nanos));
+    }
+
+    void failing(TenantEnvironmentId id, boolean now) {
+        if (now) {
+            failing.add(id);
+        } else {
+            failing.remove(id);
+        }
+    }
+
+    private Timer timer(ReconcileScheduler.Trigger trigger, String outcome) {
+        return Timer.builder("talkide.provisioning.reconcile.duration")
+                .description("Time of one reconcile pass of one tenant-environment")
+                .tag("trigger", trigger.name().toLowerCase(java.util.Locale.ROOT))
+                .tag("outcome", outcome)
+                .publishPercentileHistogram()
+                .register(registry);
+    }
+}

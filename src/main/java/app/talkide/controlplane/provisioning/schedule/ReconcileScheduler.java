@@ -1,0 +1,214 @@
+package app.talkide.controlplane.provisioning.schedule;
+
+import app.talkide.controlplane.provisioning.DesiredStateChanged;
+import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler;
+import app.talkide.controlplane.provisioning.leader.LeaderElection;
+import app.talkide.controlplane.provisioning.leader.LeadershipChanged;
+import app.talkide.controlplane.tenant.TenantEnvironment;
+import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.tenant.TenantEnvironments;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.event.TransactionalEventListener;
+
+/**
+ * Runs reconciles on the leader: a full resync every {@code resync-interval} (the first as soon as this
+ * replica leads), an immediate pass on a {@link DesiredStateChanged} (from this replica at once, from
+ * others through {@link ReconcileRequests}), and retries with backoff. A tenant-environment is never
+ * reconciled twice at once: a request that arrives during a pass runs once more after it.
+ */
+@Component
+@ConditionalOnProperty(name = "talkide.worker.runtime", havingValue = "kubernetes")
+public class ReconcileScheduler implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(ReconcileScheduler.class);
+
+    private final TenantEnvironmentReconciler reconciler;
+    private final TenantEnvironments tenantEnvironments;
+    private final LeaderElection leaderElection;
+    private final ReconcileRequests requests;
+    private final ReconcileScheduleProperties properties;
+    private final ReconcileMetrics metrics;
+    private final Clock clock;
+    private final Map<TenantEnvironmentId, Slot> slots = new ConcurrentHashMap<>();
+    private final Semaphore permits;
+    private final ExecutorService passes = Executors.newVirtualThreadPerTaskExecutor();
+    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("reconcile-timer").factory());
+    private final List<ScheduledFuture<?>> loops = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    ReconcileScheduler(
+            TenantEnvironmentReconciler reconciler,
+            TenantEnvironments tenantEnvironments,
+            LeaderElection leaderElection,
+            ReconcileRequests requests,
+            ReconcileScheduleProperties properties,
+            ReconcileMetrics metrics,
+            Clock clock) {
+        this.reconciler = reconciler;
+        this.tenantEnvironments = tenantEnvironments;
+        this.leaderElection = leaderElection;
+        this.requests = requests;
+        this.properties = properties;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.permits = new Semaphore(properties.maxConcurrent());
+    }
+
+    @EventListener
+    void onLeadershipChanged(LeadershipChanged changed) {
+        loops.forEach(loop -> loop.cancel(false));
+        loops.clear();
+        if (changed.leading()) {
+            long resync = properties.resyncInterval().toMillis();
+            long poll = properties.changePollInterval().toMillis();
+            loops.add(timers.scheduleWithFixedDelay(this::resyncAll, 0, resync, TimeUnit.MILLISECONDS));
+            loops.add(timers.scheduleWithFixedDelay(this::pollRequests, poll, poll, TimeUnit.MILLISECONDS));
+        } else {
+            slots.values().forEach(Slot::cancelRetry);
+        }
+    }
+
+    /** After the change committed, so the pass reads the new desired state. */
+    @TransactionalEventListener(fallbackExecution = true)
+    void onDesiredStateChanged(DesiredStateChanged changed) {
+        if (leaderElection.isLeader()) {
+            request(changed.tenantEnvironment(), Trigger.CHANGE);
+        } else {
+            requests.add(changed.tenantEnvironment(), clock.instant());
+        }
+    }
+
+    /** Reconciles every known tenant-environment, {@code max-concurrent} at a time. */
+    public void resyncAll() {
+        try {
+            List<TenantEnvironment> all = tenantEnvironments.all();
+            log.debug("Resync of {} tenant-environments", all.size());
+            all.forEach(environment -> request(environment.id(), Trigger.RESYNC));
+        } catch (RuntimeException e) {
+            log.warn("Resync could not list the tenant-environments; trying again next interval", e);
+        }
+    }
+
+    private void pollRequests() {
+        try {
+            requests.takeAll().forEach(id -> request(id, Trigger.CHANGE));
+        } catch (RuntimeException e) {
+            log.warn("Could not read waiting reconcile requests; trying again", e);
+        }
+    }
+
+    /** Reconciles one tenant-environment soon; folds into a pass already running or waiting for it. */
+    public void request(TenantEnvironmentId id, Trigger trigger) {
+        if (!leaderElection.isLeader()) {
+            return;
+        }
+        Slot slot = slots.computeIfAbsent(id, ignored -> new Slot());
+        synchronized (slot) {
+            if (slot.running) {
+                slot.again = slot.again == null ? trigger : slot.again.stronger(trigger);
+                return;
+            }
+            slot.running = true;
+            slot.cancelRetry();
+        }
+        passes.execute(() -> run(id, slot, trigger));
+    }
+
+    private void run(TenantEnvironmentId id, Slot slot, Trigger trigger) {
+        Trigger next = trigger;
+        while (next != null) {
+            pass(id, slot, next);
+            synchronized (slot) {
+                next = slot.again;
+                slot.again = null;
+                if (next == null) {
+                    slot.running = false;
+                }
+            }
+        }
+    }
+
+    private void pass(TenantEnvironmentId id, Slot slot, Trigger trigger) {
+        if (!leaderElection.isLeader()) {
+            return;
+        }
+        permits.acquireUninterruptibly();
+        long started = System.nanoTime();
+        try {
+            TenantEnvironmentReconciler.ReconcileResult result = reconciler.reconcile(id);
+            metrics.passed(id, trigger, result, slot.succeededBefore, System.nanoTime() - started);
+            if (slot.failures > 0) {
+                log.info("Reconcile of {} succeeded again after {} failures", id, slot.failures);
+            }
+            slot.failures = 0;
+            slot.succeededBefore = true;
+            metrics.failing(id, false);
+        } catch (RuntimeException e) {
+            metrics.failed(trigger, System.nanoTime() - started);
+            metrics.failing(id, true);
+            slot.failures++;
+            var backoff = Backoff.after(slot.failures, properties.initialBackoff(), properties.maxBackoff());
+            log.warn("Reconcile of {} failed ({} in a row); retrying in {}", id, slot.failures, backoff, e);
+            synchronized (slot) {
+                slot.retry =
+                        timers.schedule(() -> request(id, Trigger.RETRY), backoff.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            permits.release();
+        }
+    }
+
+    @Override
+    public void destroy() {
+        timers.shutdownNow();
+        passes.shutdownNow();
+    }
+
+    /** Why a pass runs; only a resync that writes counts as drift repair (a change is expected to write). */
+    public enum Trigger {
+        RESYNC,
+        RETRY,
+        CHANGE;
+
+        Trigger stronger(Trigger other) {
+            return other.ordinal() > ordinal() ? other : this;
+        }
+    }
+
+    /** One tenant-environment's scheduling state; guarded by its own monitor. */
+    private static final class Slot {
+        boolean running;
+
+        @Nullable
+        Trigger again;
+
+        @Nullable
+        ScheduledFuture<?> retry;
+
+        volatile int failures;
+        volatile boolean succeededBefore;
+
+        synchronized void cancelRetry() {
+            if (retry != null) {
+                retry.cancel(false);
+                retry = null;
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package app.talkide.controlplane.provisioning.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What counts as drift: only the fields the builders set, compared as the API server returns them. */
+class OwnedFieldsTest {
+
+    static final Map<String, Object> DESIRED = Map.of(
+            "apiVersion",
+            "v1",
+            "kind",
+            "ResourceQuota",
+            "metadata",
+            Map.of("name", "talkide-limits", "labels", Map.of("a", "1")),
+            "spec",
+            Map.of("hard", Map.of("requests.cpu", "0.5", "requests.memory", "1024Mi")));
+
+    @Test
+    void fieldsTheServerAddsAreNotDrift() {
+        Map<String, Object> live = Map.of(
+                "apiVersion", "v1",
+                "kind", "ResourceQuota",
+                "metadata", Map.of("name", "talkide-limits", "labels", Map.of("a", "1", "b", "2"), "uid", "x"),
+                "spec", Map.of("hard", Map.of("requests.cpu", "500m", "requests.memory", "1Gi")),
+                "status", Map.of("used", Map.of()));
+        assertThat(OwnedFields.match(DESIRED, live)).isTrue();
+    }
+
+    @Test
+    void aChangedOrMissingOwnedValueIsDrift() {
+        Map<String, Object> changed = Map.of(
+                "metadata", Map.of("name", "talkide-limits", "labels", Map.of("a", "2")),
+                "spec", Map.of("hard", Map.of("requests.cpu", "500m", "requests.memory", "1Gi")));
+        Map<String, Object> missing = Map.of(
+                "metadata", Map.of("name", "talkide-limits", "labels", Map.of("a", "1")),
+                "spec", Map.of("hard", Map.of("requests.cpu", "600m", "requests.memory", "1Gi")));
+        assertThat(OwnedFields.match(DESIRED, changed)).isFalse();
+        assertThat(OwnedFields.match(DESIRED, missing)).isFalse();
+    }
+
+    @Test
+    void listsMustMatchElementByElement() {
+        Map<String, Object> desired = Map.of("spec", Map.of("ports", List.of(Map.of("port", 8080))));
+        Map<String, Object> defaulted =
+                Map.of("spec", Map.of("ports", List.of(Map.of("port", 8080, "protocol", "TCP"))));
+        Map<String, Object> extra = Map.of("spec", Map.of("ports", List.of(Map.of("port", 8080), Map.of("port", 22))));
+        assertThat(OwnedFields.match(desired, defaulted)).isTrue();
+        assertThat(OwnedFields.match(desired, extra)).isFalse();
+    }
+
+    @Test
+    void mergePatchMergesMapsAndReplacesLists() {
+        Map<String, Object> live = Map.of(
+                "metadata", Map.of("labels", Map.of("theirs", "1"), "uid", "u"),
+                "spec", Map.of("containers", List.of(Map.of("name", "worker", "image", "evil"), Map.of("name", "x"))));
+        Map<String, Object> desired = Map.of(
+                "metadata", Map.of("labels", Map.of("ours", "2")),
+                "spec", Map.of("containers", List.of(Map.of("name", "worker", "image", "good"))));
+        Map<String, Object> merged = MergePatch.apply(live, desired);
+        assertThat(merged.get("metadata")).isEqualTo(Map.of("labels", Map.of("theirs", "1", "ours", "2"), "uid", "u"));
+        assertThat(merged.get("spec")).isEqualTo(desired.get("spec"));
+    }
+}

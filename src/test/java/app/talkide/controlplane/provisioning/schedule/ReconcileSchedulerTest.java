@@ -1,0 +1,197 @@
+package app.talkide.controlplane.provisioning.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import app.talkide.controlplane.provisioning.DesiredStateChanged;
+import app.talkide.controlplane.provisioning.RecordingReconciler;
+import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler.ReconcileResult;
+import app.talkide.controlplane.provisioning.leader.LeaderElection;
+import app.talkide.controlplane.support.DatabaseTest;
+import app.talkide.controlplane.support.Fixtures;
+import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.tenant.TenantEnvironments;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Primary;
+
+/** What the leader reconciles and when: every tenant-environment on resync, one at once on a change. */
+@DatabaseTest
+@EnableKubernetesMockClient(crud = true)
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.NONE,
+        properties = {
+            "talkide.worker.runtime=kubernetes",
+            "talkide.provisioning.leader.lease-duration=3s",
+            "talkide.provisioning.leader.renew-deadline=2s",
+            "talkide.provisioning.leader.retry-period=200ms",
+            "talkide.provisioning.schedule.resync-interval=1h",
+            "talkide.provisioning.schedule.change-poll-interval=100ms",
+            "talkide.provisioning.schedule.initial-backoff=50ms",
+            "talkide.provisioning.schedule.max-backoff=200ms"
+        })
+class ReconcileSchedulerTest {
+
+    static KubernetesClient client;
+
+    @Autowired
+    ApplicationContext context;
+
+    @Autowired
+    ReconcileScheduler scheduler;
+
+    @Autowired
+    RecordingReconciler reconciler;
+
+    @Autowired
+    LeaderElection leaderElection;
+
+    @Autowired
+    ApplicationEventPublisher events;
+
+    @Autowired
+    ReconcileRequests requests;
+
+    @Autowired
+    TenantEnvironments tenantEnvironments;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @BeforeEach
+    void setUp() {
+        await().atMost(Duration.ofSeconds(10)).until(leaderElection::isLeader);
+        reconciler.behaviour = id -> new ReconcileResult(0, null);
+    }
+
+    @Test
+    void resyncReconcilesEveryTenantEnvironment() {
+        List<TenantEnvironmentId> created = List.of(
+                Fixtures.tenantEnvironment(context),
+                Fixtures.tenantEnvironment(context),
+                Fixtures.tenantEnvironment(context));
+
+        scheduler.resyncAll();
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            for (var environment : tenantEnvironments.all()) {
+                assertThat(reconciler.count(environment.id()))
+                        .as("%s", environment.id())
+                        .isGreaterThanOrEqualTo(1);
+            }
+        });
+        assertThat(reconciler.reconciled).containsAll(created);
+    }
+
+    @Test
+    void desiredStateChangeReconcilesThatTenantEnvironmentAtOnce() {
+        TenantEnvironmentId acme = Fixtures.tenantEnvironment(context);
+
+        events.publishEvent(new DesiredStateChanged(acme));
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> reconciler.count(acme) == 1);
+    }
+
+    @Test
+    void changeRecordedByAReplicaThatDoesNotLeadIsPickedUpByTheLeader() {
+        TenantEnvironmentId acme = Fixtures.tenantEnvironment(context);
+
+        requests.add(acme, java.time.Instant.now());
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> reconciler.count(acme) == 1);
+        assertThat(requests.takeAll()).doesNotContain(acme);
+    }
+
+    @Test
+    void changesDuringAPassRunOnceMoreAfterItNeverAlongside() throws Exception {
+        TenantEnvironmentId acme = Fixtures.tenantEnvironment(context);
+        CountDownLatch release = new CountDownLatch(1);
+        reconciler.behaviour = id -> {
+            if (id.equals(acme) && reconciler.count(acme) == 1) {
+                await().atMost(Duration.ofSeconds(10)).until(() -> release.getCount() == 0);
+            }
+            return new ReconcileResult(0, null);
+        };
+
+        scheduler.request(acme, ReconcileScheduler.Trigger.CHANGE);
+        await().atMost(Duration.ofSeconds(5)).until(() -> reconciler.count(acme) == 1);
+        for (int i = 0; i < 5; i++) {
+            events.publishEvent(new DesiredStateChanged(acme));
+        }
+        release.countDown();
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> reconciler.count(acme) == 2);
+        assertThat(reconciler.overlapping).hasValue(0);
+    }
+
+    @Test
+    void failingReconcileIsRetriedWithBackoffAndCounted() {
+        TenantEnvironmentId acme = Fixtures.tenantEnvironment(context);
+        AtomicInteger attempts = new AtomicInteger();
+        reconciler.behaviour = id -> {
+            if (id.equals(acme) && attempts.incrementAndGet() < 3) {
+                throw new IllegalStateException("API server unreachable");
+            }
+            return new ReconcileResult(0, null);
+        };
+
+        scheduler.request(acme, ReconcileScheduler.Trigger.CHANGE);
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> attempts.get() == 3);
+        assertThat(meters.get("talkide.provisioning.reconcile.duration").tag("outcome", "error").timers().stream()
+                        .mapToLong(io.micrometer.core.instrument.Timer::count)
+                        .sum())
+                .isGreaterThanOrEqualTo(2);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> meters.get("talkide.provisioning.reconcile.failing")
+                                .gauge()
+                                .value()
+                        == 0.0);
+    }
+
+    @Test
+    void resyncThatHasToWriteAfterAnEarlierCleanPassCountsAsDriftRepair() {
+        TenantEnvironmentId acme = Fixtures.tenantEnvironment(context);
+        scheduler.request(acme, ReconcileScheduler.Trigger.CHANGE);
+        await().atMost(Duration.ofSeconds(5)).until(() -> reconciler.count(acme) == 1);
+        double before =
+                meters.get("talkide.provisioning.drift.repairs").counter().count();
+        reconciler.behaviour = id -> new ReconcileResult(id.equals(acme) ? 2 : 0, null);
+
+        scheduler.request(acme, ReconcileScheduler.Trigger.RESYNC);
+
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> meters.get("talkide.provisioning.drift.repairs")
+                                .counter()
+                                .count()
+                        == before + 2);
+    }
+
+    @TestConfiguration(proxyBeanMethods = false)
+    static class Beans {
+
+        @Bean
+        @Primary
+        KubernetesClient mockKubernetesClient() {
+            return client;
+        }
+
+        @Bean
+        RecordingReconciler reconciler() {
+            return new RecordingReconciler();
+        }
+    }
+}

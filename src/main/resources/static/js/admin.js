@@ -39,7 +39,8 @@ async function tenantEnvs() {
       const detail = entry.workerDetail || mine.workerDetail;
       return row(
         h('th', {scope: 'row'}, `${tenant}/${env}`),
-        h('td', {}, h('span', {class: `pill pill-${String(entry.status || '').toLowerCase()}`}, String(entry.status || '?'))),
+        h('td', {}, h('span', {class: `pill pill-${String(entry.status || '').toLowerCase()}`}, String(entry.status || '?')),
+          entry.statusReason ? h('span', {class: 'muted small'}, ` ${entry.statusReason}`) : null),
         h('td', {}, worker ? h('span', {class: `pill pill-${worker}`}, worker) : '—',
           detail ? h('span', {class: 'muted small'}, ` ${detail}`) : null),
         h('td', {}, when(entry.updatedAt)));

@@ -16,4 +16,15 @@ if [ -z "${TALKIDE_TEST_POSTGRES_URL:-}" ] && command -v pg_isready >/dev/null 2
     || psql -h 127.0.0.1 -U postgres -c "create database test"
 fi
 
+# The console's browser tests drive Debian's headless Chromium through chromium-driver (never a
+# downloaded browser); install them when missing. Without them the browser tests fail, saying so.
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "Installing chromium and chromium-driver for the browser tests..."
+    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
+  else
+    echo "chromium and chromium-driver are missing: install them (apt-get install -y chromium chromium-driver)" >&2
+  fi
+fi
+
 exec ./mvnw -B -ntp verify "$@"

@@ -16,6 +16,7 @@ import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
 import org.springframework.security.web.csrf.CookieCsrfTokenRepository;
+import org.springframework.security.web.csrf.CsrfFilter;
 import org.springframework.security.web.csrf.CsrfTokenRequestAttributeHandler;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestHeaderRequestMatcher;
@@ -32,29 +33,38 @@ import org.springframework.security.web.util.matcher.RequestHeaderRequestMatcher
 @ConditionalOnWebApplication
 class PeopleSecurityConfiguration {
 
+    private static final String[] CONSOLE_PAGES = {"/", "/index.html", "/admin", "/admin.html"};
+
     @Bean
     @Order(Ordered.LOWEST_PRECEDENCE)
     SecurityFilterChain peopleChain(HttpSecurity http, ControlPlaneProperties mode, AuthProperties auth)
             throws Exception {
-        http.authorizeHttpRequests(requests -> requests.requestMatchers(
-                        "/actuator/health/**", "/actuator/health", "/actuator/info", "/actuator/prometheus")
-                .permitAll()
-                .requestMatchers("/actuator/**")
-                .hasRole("ADMIN")
-                .requestMatchers("/api/admin/**")
-                .hasRole("ADMIN")
-                .requestMatchers("/api/**")
-                .authenticated()
-                .anyRequest()
-                .permitAll());
+        http.authorizeHttpRequests(requests -> {
+            requests.requestMatchers(
+                            "/actuator/health/**", "/actuator/health", "/actuator/info", "/actuator/prometheus")
+                    .permitAll()
+                    .requestMatchers("/actuator/**")
+                    .hasRole("ADMIN")
+                    .requestMatchers("/api/admin/**")
+                    .hasRole("ADMIN")
+                    .requestMatchers("/api/**")
+                    .authenticated();
+            if (mode.isLocal()) {
+                // The console's pages send people to sign in first; their scripts and styles stay open.
+                requests.requestMatchers(CONSOLE_PAGES).authenticated();
+            }
+            requests.anyRequest().permitAll();
+        });
         http.exceptionHandling(errors -> errors.defaultAuthenticationEntryPointFor(
                         new ProblemAuthenticationEntryPoint(), PathPatternRequestMatcher.pathPattern("/api/**"))
                 .defaultAuthenticationEntryPointFor(
                         new ProblemAuthenticationEntryPoint(), PathPatternRequestMatcher.pathPattern("/actuator/**"))
                 .defaultAuthenticationEntryPointFor(new LoginUrlAuthenticationEntryPoint("/login"), request -> true)
                 .accessDeniedHandler(new ProblemAccessDeniedHandler()));
+        ConsoleSecurityHeaders.apply(http);
         if (mode.isLocal()) {
-            http.formLogin(Customizer.withDefaults());
+            // The console's own sign-in page (static/login.html, served at GET /login); POST /login signs in.
+            http.formLogin(form -> form.loginPage("/login").permitAll());
             http.httpBasic(basic -> basic.authenticationEntryPoint(new ProblemAuthenticationEntryPoint()));
             http.logout(Customizer.withDefaults());
             // Cookie-authenticated browser writes need the CSRF token; a request that carries its own
@@ -62,6 +72,9 @@ class PeopleSecurityConfiguration {
             http.csrf(csrf -> csrf.csrfTokenRepository(CookieCsrfTokenRepository.withHttpOnlyFalse())
                     .csrfTokenRequestHandler(new CsrfTokenRequestAttributeHandler())
                     .ignoringRequestMatchers(new RequestHeaderRequestMatcher("Authorization")));
+            // The console is static HTML: nothing renders the token, so load it on every request and the
+            // repository sets the XSRF-TOKEN cookie the console's scripts echo as X-XSRF-TOKEN.
+            http.addFilterAfter(new CsrfCookieFilter(), CsrfFilter.class);
         } else {
             http.oauth2ResourceServer(
                     resource -> resource.jwt(jwt -> jwt.jwtAuthenticationConverter(new PeopleJwtConverter(auth.jwt())))

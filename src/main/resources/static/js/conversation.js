@@ -1,0 +1,197 @@
+// One conversation on screen: its history from the event log, then the live stream (a native
+// EventSource, which resumes after the last event id it saw), the composer and the interrupt button.
+import {api, listOf} from './api.js';
+import {fill, h, when} from './dom.js';
+import {Transcript} from './transcript.js';
+import {workerStatus} from './words.js';
+
+const EVENT_TYPES = ['message.accepted', 'turn.started', 'text.delta', 'tool.started', 'tool.completed',
+  'turn.completed', 'turn.failed', 'session.status', 'worker.status'];
+const PAGE = 500;
+const RETRY_MS = 3000;
+
+export class ConversationView {
+  constructor(container, conversation, {onTurnEnd = () => {}} = {}) {
+    this.conversation = conversation;
+    this.base = `/api/conversations/${encodeURIComponent(conversation.id)}`;
+    this.lastSeq = 0;
+    this.source = null;
+    this.retryTimer = null;
+    this.closed = false;
+    this.onTurnEnd = onTurnEnd;
+    this.render(container);
+    this.transcript = new Transcript(this.transcriptList, () => this.updateControls());
+  }
+
+  render(container) {
+    const c = this.conversation;
+    this.connection = h('span', {class: 'connection', id: 'connection', role: 'status'}, 'Loading…');
+    this.banner = h('p', {class: 'banner', id: 'worker-banner', role: 'status', hidden: true});
+    this.transcriptList = h('ol', {class: 'transcript', id: 'transcript', 'aria-live': 'polite', 'aria-label': 'Conversation'});
+    this.input = h('textarea', {id: 'message-input', name: 'text', rows: 3, required: true,
+      placeholder: 'Ask Mara… (Enter sends, Shift+Enter starts a new line)'});
+    this.sendButton = h('button', {type: 'submit', id: 'send-button'}, 'Send');
+    this.interruptButton = h('button', {type: 'button', id: 'interrupt-button', class: 'secondary', disabled: true,
+      onclick: () => this.interrupt()}, 'Stop answer');
+    this.formError = h('p', {class: 'error', id: 'send-error', role: 'alert', hidden: true});
+    this.input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        this.form.requestSubmit();
+      }
+    });
+    this.form = h('form', {class: 'composer', onsubmit: (event) => { event.preventDefault(); this.send(); }},
+      h('label', {for: 'message-input', class: 'visually-hidden'}, 'Message'),
+      this.input,
+      h('div', {class: 'composer-actions'}, this.interruptButton, this.sendButton),
+      this.formError);
+    fill(container,
+      h('header', {class: 'conversation-head'},
+        h('div', {},
+          h('h2', {id: 'conversation-title', tabindex: -1}, c.title || 'Untitled conversation'),
+          h('p', {class: 'muted small'}, `${c.tenant || ''}/${c.env || ''} · started ${when(c.createdAt)}`)),
+        this.connection),
+      this.banner,
+      this.transcriptList,
+      this.form);
+  }
+
+  async open() {
+    try {
+      await this.loadHistory();
+    } catch (error) {
+      this.setConnection(`History unavailable: ${error.message}`, 'down');
+    }
+    this.connect();
+    this.input.focus();
+  }
+
+  async loadHistory() {
+    for (;;) {
+      const answer = await api(`${this.base}/events?after=${this.lastSeq}&limit=${PAGE}`);
+      const page = listOf(answer, 'events');
+      for (const event of page) this.apply(event.type, event.data, Number(event.seq), false);
+      const more = answer && typeof answer.hasMore === 'boolean' ? answer.hasMore : page.length === PAGE;
+      if (!more || page.length === 0) return;
+    }
+  }
+
+  connect() {
+    if (this.closed) return;
+    clearTimeout(this.retryTimer);
+    // First connect names the resume point in the query; EventSource's own reconnects send Last-Event-ID.
+    const source = new EventSource(`${this.base}/stream?lastEventId=${this.lastSeq}`);
+    this.source = source;
+    source.onopen = () => this.setConnection('Live', 'live');
+    source.onerror = () => {
+      if (this.closed || source !== this.source) return;
+      if (source.readyState === EventSource.CLOSED) {
+        // The server refused the stream (signed out, gone) or it failed hard: start over ourselves.
+        this.setConnection('Connection lost. Reconnecting…', 'down');
+        this.retryTimer = setTimeout(() => this.reconnect(), RETRY_MS);
+      } else {
+        this.setConnection('Connection lost. Reconnecting…', 'down');
+      }
+    };
+    for (const type of EVENT_TYPES) {
+      source.addEventListener(type, (event) => this.onStreamEvent(type, event));
+    }
+  }
+
+  async reconnect() {
+    if (this.closed) return;
+    try {
+      await this.loadHistory(); // catches up, and signs in again if the session has ended
+    } catch {
+      // the stream below reports the state
+    }
+    this.connect();
+  }
+
+  onStreamEvent(type, event) {
+    if (this.connection.dataset.state !== 'live') this.setConnection('Live', 'live');
+    this.apply(type, event.data, Number(event.lastEventId), true);
+  }
+
+  apply(type, rawData, seq, live) {
+    if (Number.isFinite(seq) && seq > 0) {
+      if (seq <= this.lastSeq) return; // replayed after a reconnect: already shown
+      this.lastSeq = seq;
+    }
+    let data = rawData;
+    if (typeof data === 'string') {
+      try { data = JSON.parse(data); } catch { data = {}; }
+    }
+    data = data && typeof data === 'object' ? data : {};
+    if (type === 'worker.status') {
+      const words = workerStatus(data);
+      this.banner.hidden = !words;
+      this.banner.textContent = words || '';
+      return;
+    }
+    const ended = this.transcript.apply(type, data);
+    if (ended && live) this.onTurnEnd(type, data);
+  }
+
+  async send() {
+    const text = this.input.value.trim();
+    if (!text) return;
+    this.formError.hidden = true;
+    const clientMessageId = newId();
+    const pending = this.transcript.pendingMessage(clientMessageId, text);
+    this.input.value = '';
+    try {
+      await api(`${this.base}/messages`, {method: 'POST', body: {text, clientMessageId}});
+    } catch (error) {
+      pending.fail(error.message);
+      this.input.value = this.input.value || text;
+      this.showFormError(error.message);
+    }
+    this.updateControls();
+  }
+
+  async interrupt() {
+    this.interruptButton.disabled = true;
+    try {
+      await api(`${this.base}/interrupt`, {method: 'POST'});
+      this.interruptButton.textContent = 'Stopping…';
+    } catch (error) {
+      this.showFormError(`Could not stop the answer: ${error.message}`);
+      this.updateControls();
+    }
+  }
+
+  updateControls() {
+    const busy = this.transcript.busy();
+    this.interruptButton.disabled = !busy;
+    if (!busy) this.interruptButton.textContent = 'Stop answer';
+    this.transcriptList.lastElementChild?.scrollIntoView({block: 'end'});
+  }
+
+  showFormError(message) {
+    this.formError.textContent = message;
+    this.formError.hidden = false;
+  }
+
+  setConnection(text, state) {
+    this.connection.textContent = text;
+    this.connection.dataset.state = state;
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    if (this.source) this.source.close();
+  }
+}
+
+/** A random UUID, also where crypto.randomUUID is missing (pages served over plain HTTP to another host). */
+function newId() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+

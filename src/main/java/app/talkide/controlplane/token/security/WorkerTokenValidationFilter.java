@@ -82,6 +82,7 @@ public final class WorkerTokenValidationFilter extends OncePerRequestFilter {
             throws IOException {
         meters.counter("talkide.worker.token.rejections", "reason", reason.code())
                 .increment();
+        UnreadBody.drainOrClose(request, response);
         for (WorkerTokenRejectionResponder responder : responders) {
             if (responder.handles(request)) {
                 responder.reject(request, response, reason);

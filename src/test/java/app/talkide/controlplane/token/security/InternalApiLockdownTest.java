@@ -71,6 +71,26 @@ class InternalApiLockdownTest {
     }
 
     @Test
+    void aLargeRefusedBodyIsNotReadAndTheConnectionIsClosed() {
+        String large = "{\"pad\":\"" + "x".repeat(200_000) + "\"}";
+
+        TestHttp.Response response =
+                http.postJson("/api/internal/worker/usage", large, "X-Worker-Token", "not-a-token");
+
+        assertThat(response.status()).isEqualTo(401);
+        assertThat(response.header("connection")).isEqualToIgnoringCase("close");
+    }
+
+    @Test
+    void aSmallRefusedBodyIsReadSoTheConnectionStaysOpen() {
+        TestHttp.Response response =
+                http.postJson("/api/internal/worker/usage", "{\"small\":true}", "X-Worker-Token", "not-a-token");
+
+        assertThat(response.status()).isEqualTo(401);
+        assertThat(response.header("connection")).isNull();
+    }
+
+    @Test
     void missingTokenIsCountedByReason() {
         http.get("/api/internal/worker/whoami");
         assertThat(http.get("/api/internal/worker/whoami").status()).isEqualTo(401);

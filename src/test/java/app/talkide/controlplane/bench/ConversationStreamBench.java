@@ -40,6 +40,8 @@ public final class ConversationStreamBench {
 
     private static URI base;
     private static String basic;
+    /** Streams authenticate with a form-login session, as browsers do: Basic would cost a bcrypt per connection. */
+    private static String session;
 
     public static void main(String[] args) throws Exception {
         base = URI.create(args[0]);
@@ -49,6 +51,7 @@ public final class ConversationStreamBench {
         int rate = Integer.parseInt(args[4]);
         int seconds = Integer.parseInt(args[5]);
         int appenders = Integer.parseInt(args[6]);
+        session = login(args[1].split(":")[0], args[1].split(":")[1]);
 
         idleStreams(idle);
         fanOut("one conversation, " + subscribers + " subscribers, " + rate + " events/s", subscribers, rate, seconds);
@@ -105,7 +108,7 @@ public final class ConversationStreamBench {
         socket.connect(new InetSocketAddress(base.getHost(), base.getPort()), 30_000);
         socket.getOutputStream()
                 .write(("GET /api/conversations/" + conversation + "/stream HTTP/1.1\r\nHost: " + base.getHost()
-                                + "\r\nAuthorization: " + basic + "\r\nAccept: text/event-stream\r\n\r\n")
+                                + "\r\nCookie: " + session + "\r\nAccept: text/event-stream\r\n\r\n")
                         .getBytes(StandardCharsets.US_ASCII));
         InputStream in = socket.getInputStream();
         StringBuilder seen = new StringBuilder();
@@ -170,6 +173,36 @@ public final class ConversationStreamBench {
                 appenders, events, elapsed, events / elapsed);
     }
 
+    /** Form login: the login page's CSRF token, then the form; the session cookie it answers with. */
+    private static String login(String user, String password) throws Exception {
+        HttpResponse<String> page = HTTP.send(
+                HttpRequest.newBuilder(base.resolve("/login")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        var token = java.util.regex.Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"")
+                .matcher(page.body());
+        if (!token.find()) {
+            throw new IllegalStateException("no CSRF token on the login page");
+        }
+        String cookies = String.join("; ", cookies(page));
+        HttpResponse<String> form = HTTP.send(
+                HttpRequest.newBuilder(base.resolve("/login"))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .header("Cookie", cookies)
+                        .POST(HttpRequest.BodyPublishers.ofString("username=" + user + "&password=" + password
+                                + "&_csrf=" + java.net.URLEncoder.encode(token.group(1), StandardCharsets.UTF_8)))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        return cookies(form).stream()
+                .filter(cookie -> cookie.startsWith("JSESSIONID="))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("login answered " + form.statusCode()));
+    }
+
+    private static List<String> cookies(HttpResponse<?> response) {
+        return response.headers().allValues("Set-Cookie").stream()
+                .map(cookie -> cookie.split(";")[0])
+                .toList();
+    }
+
     private static double quantile(long[] sorted, double q) {
         if (sorted.length == 0) {
             return 0;
@@ -208,7 +241,7 @@ public final class ConversationStreamBench {
             latencies = new long[expected];
             HttpResponse<InputStream> response = HTTP.send(
                     HttpRequest.newBuilder(base.resolve("/api/conversations/" + conversation + "/stream"))
-                            .header("Authorization", basic)
+                            .header("Cookie", session)
                             .header("Accept", "text/event-stream")
                             .GET()
                             .build(),

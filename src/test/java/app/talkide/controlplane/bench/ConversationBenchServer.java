@@ -57,7 +57,11 @@ public final class ConversationBenchServer {
                 .build();
     }
 
-    /** Appends {@code rate} events per second for {@code seconds}, one append per event, paced. */
+    /**
+     * Appends {@code rate} events per second for {@code seconds}, one append per event, paced; each append
+     * on its own virtual thread, so that appends waiting for a commit do not hold back the pace (they are
+     * committed together, as several conversations' streams would be).
+     */
     private static ServerResponse emit(GenericApplicationContext context, ServerRequest request) {
         UUID id = UUID.fromString(request.pathVariable("id"));
         int rate = Integer.parseInt(request.param("rate").orElse("1000"));
@@ -66,13 +70,16 @@ public final class ConversationBenchServer {
         long interval = TimeUnit.SECONDS.toNanos(1) / rate;
         long start = System.nanoTime();
         int total = rate * seconds;
-        for (int i = 0; i < total; i++) {
-            long due = start + i * interval;
-            long wait = due - System.nanoTime();
-            if (wait > 0) {
-                LockSupport.parkNanos(wait);
+        try (ExecutorService appenders = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < total; i++) {
+                long due = start + i * interval;
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                    LockSupport.parkNanos(wait);
+                }
+                appenders.execute(() -> log.append(
+                        id, List.of(new NewConversationEvent("bench.tick", "{\"t\":" + micros() + "}", null))));
             }
-            log.append(id, List.of(new NewConversationEvent("bench.tick", "{\"t\":" + micros() + "}", null)));
         }
         return ServerResponse.ok().body(String.valueOf(total));
     }

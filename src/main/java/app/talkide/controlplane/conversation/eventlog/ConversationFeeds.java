@@ -30,19 +30,27 @@ public class ConversationFeeds implements DisposableBean {
 
     /** Starts following the conversation; its feed starts at the log's current end. */
     public Feed join(UUID conversationId, FeedSubscriber subscriber) {
+        Feed existing = feeds.computeIfPresent(conversationId, (id, feed) -> {
+            feed.subscribers.add(subscriber);
+            return feed;
+        });
+        if (existing != null) {
+            return existing;
+        }
+        // Read outside the map's lock; a head that is stale by the time the feed exists is caught up below.
+        long head = repository.lastSeq(conversationId);
         boolean[] created = {false};
-        Feed feed = feeds.compute(conversationId, (id, existing) -> {
-            Feed joined = existing;
+        Feed feed = feeds.compute(conversationId, (id, current) -> {
+            Feed joined = current;
             if (joined == null) {
-                joined = new Feed(id, repository.lastSeq(id), properties.ringSize(), repository, readers);
+                joined = new Feed(id, head, properties.ringSize(), repository, readers);
                 created[0] = true;
             }
             joined.subscribers.add(subscriber);
             return joined;
         });
         if (created[0]) {
-            // An append committed while the feed was being created may have been published before the feed
-            // was visible: read once more so nothing between the start and now is missed.
+            // Appends committed before the feed was visible were published to nobody: read them now.
             feed.refresh();
         }
         return feed;

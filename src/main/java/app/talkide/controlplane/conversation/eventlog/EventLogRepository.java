@@ -7,10 +7,15 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -29,60 +34,109 @@ class EventLogRepository {
     }
 
     /**
-     * Numbers and inserts several appends to one conversation, in order; must run in a transaction. The
-     * sequence row stays locked until that transaction ends, so any other appender to this conversation, on
-     * this replica or another, waits and then continues from the number this one left.
+     * Numbers and inserts the appends of several conversations, each conversation's in order; must run in
+     * a transaction. The conversations' sequence rows stay locked until it ends, so any other appender to
+     * them, on this replica or another, waits and then continues from the numbers this one left. A few
+     * statements per batch whatever its size: lock, look up worker ids, insert, move the sequences.
      */
-    List<List<ConversationEvent>> append(UUID conversationId, List<List<NewConversationEvent>> appends, Instant now) {
-        jdbc.sql("insert into conversation_sequence (conversation_id, last_seq) values (:id, 0) on conflict do nothing")
-                .param("id", conversationId)
-                .update();
-        long last = jdbc.sql("select last_seq from conversation_sequence where conversation_id = :id for update")
-                .param("id", conversationId)
-                .query(Long.class)
-                .single();
-        Set<String> seen = alreadyAppended(conversationId, appends);
-        List<List<ConversationEvent>> stored = new ArrayList<>(appends.size());
+    Map<UUID, List<List<ConversationEvent>>> append(
+            SortedMap<UUID, List<List<NewConversationEvent>>> appends, Instant now) {
+        Map<UUID, Long> last = lockSequences(appends.keySet());
+        Map<UUID, Set<String>> seen = alreadyAppended(appends);
+        Map<UUID, List<List<ConversationEvent>>> stored = new LinkedHashMap<>();
         List<ConversationEvent> rows = new ArrayList<>();
-        for (List<NewConversationEvent> append : appends) {
-            List<ConversationEvent> kept = new ArrayList<>(append.size());
-            for (NewConversationEvent event : append) {
-                if (event.sourceEventId() != null && !seen.add(event.sourceEventId())) {
-                    continue;
+        Map<UUID, Long> moved = new LinkedHashMap<>();
+        appends.forEach((conversationId, batches) -> {
+            long seq = last.get(conversationId);
+            Set<String> sources = seen.computeIfAbsent(conversationId, id -> new HashSet<>());
+            List<List<ConversationEvent>> kept = new ArrayList<>(batches.size());
+            for (List<NewConversationEvent> batch : batches) {
+                List<ConversationEvent> events = new ArrayList<>(batch.size());
+                for (NewConversationEvent event : batch) {
+                    if (event.sourceEventId() != null && !sources.add(event.sourceEventId())) {
+                        continue;
+                    }
+                    events.add(new ConversationEvent(
+                            conversationId, ++seq, event.type(), event.data(), event.sourceEventId(), now));
                 }
-                kept.add(new ConversationEvent(
-                        conversationId, ++last, event.type(), event.data(), event.sourceEventId(), now));
+                rows.addAll(events);
+                kept.add(events);
             }
-            rows.addAll(kept);
-            stored.add(kept);
-        }
+            if (seq != last.get(conversationId)) {
+                moved.put(conversationId, seq);
+            }
+            stored.put(conversationId, kept);
+        });
         if (!rows.isEmpty()) {
             insert(rows);
-            jdbc.sql("update conversation_sequence set last_seq = :last where conversation_id = :id")
-                    .param("last", last)
-                    .param("id", conversationId)
-                    .update();
+            List<Map.Entry<UUID, Long>> updates = new ArrayList<>(moved.entrySet());
+            template.batchUpdate(
+                    "update conversation_sequence set last_seq = ? where conversation_id = ?",
+                    updates,
+                    updates.size(),
+                    (statement, update) -> {
+                        statement.setLong(1, update.getValue());
+                        statement.setObject(2, update.getKey());
+                    });
         }
         return stored;
     }
 
-    private Set<String> alreadyAppended(UUID conversationId, List<List<NewConversationEvent>> appends) {
+    /** Locks the conversations' sequence rows, creating those that do not exist yet; their last numbers. */
+    private Map<UUID, Long> lockSequences(Set<UUID> conversationIds) {
+        Map<UUID, Long> last = selectForUpdate(conversationIds);
+        if (last.size() < conversationIds.size()) {
+            List<UUID> missing =
+                    conversationIds.stream().filter(id -> !last.containsKey(id)).toList();
+            template.batchUpdate(
+                    "insert into conversation_sequence (conversation_id, last_seq) values (?, 0) on conflict do nothing",
+                    missing,
+                    missing.size(),
+                    (statement, id) -> statement.setObject(1, id));
+            last.putAll(selectForUpdate(missing));
+        }
+        return last;
+    }
+
+    private Map<UUID, Long> selectForUpdate(Collection<UUID> conversationIds) {
+        Map<UUID, Long> last = new HashMap<>();
+        jdbc.sql("""
+                        select conversation_id, last_seq from conversation_sequence
+                        where conversation_id in (:ids)
+                        order by conversation_id
+                        for update
+                        """)
+                .param("ids", conversationIds)
+                .query((rs, row) -> last.put(rs.getObject(1, UUID.class), rs.getLong(2)))
+                .list();
+        return last;
+    }
+
+    /** The worker event ids among the appends that the log already has, per conversation: one query. */
+    private Map<UUID, Set<String>> alreadyAppended(Map<UUID, List<List<NewConversationEvent>>> appends) {
+        Set<UUID> conversations = new HashSet<>();
         Set<String> sources = new HashSet<>();
-        appends.forEach(append -> append.stream()
+        appends.forEach((conversationId, batches) -> batches.forEach(batch -> batch.stream()
                 .map(NewConversationEvent::sourceEventId)
                 .filter(Objects::nonNull)
-                .forEach(sources::add));
+                .forEach(source -> {
+                    conversations.add(conversationId);
+                    sources.add(source);
+                })));
+        Map<UUID, Set<String>> seen = new HashMap<>();
         if (sources.isEmpty()) {
-            return new HashSet<>();
+            return seen;
         }
-        return new HashSet<>(jdbc.sql("""
-                        select source_event_id from conversation_event
-                        where conversation_id = :id and source_event_id in (:sources)
+        jdbc.sql("""
+                        select conversation_id, source_event_id from conversation_event
+                        where conversation_id in (:ids) and source_event_id in (:sources)
                         """)
-                .param("id", conversationId)
+                .param("ids", conversations)
                 .param("sources", sources)
-                .query(String.class)
-                .list());
+                .query((rs, row) -> seen.computeIfAbsent(rs.getObject(1, UUID.class), id -> new HashSet<>())
+                        .add(rs.getString(2)))
+                .list();
+        return seen;
     }
 
     private void insert(List<ConversationEvent> rows) {

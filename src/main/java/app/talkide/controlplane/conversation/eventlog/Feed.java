@@ -74,6 +74,7 @@ public final class Feed {
     void offer(List<ConversationEvent> events) {
         boolean advanced = false;
         boolean gap = false;
+        long reached;
         synchronized (this) {
             for (ConversationEvent event : events) {
                 if (event.seq() <= head) {
@@ -88,9 +89,10 @@ public final class Feed {
                 size = Math.min(size + 1, ring.length);
                 advanced = true;
             }
+            reached = head;
         }
         if (advanced) {
-            subscribers.forEach(FeedSubscriber::wake);
+            subscribers.forEach(subscriber -> subscriber.wake(reached));
         }
         if (gap) {
             refresh();

@@ -5,11 +5,11 @@ import app.talkide.controlplane.conversation.NewConversationEvent;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletionException;
@@ -130,30 +130,34 @@ class GroupCommitWriter implements SmartLifecycle {
 
     /** Conversations in a fixed order, so that two replicas' batches lock their sequence rows alike. */
     private Map<UUID, List<ConversationEvent>> writeInTransaction(List<PendingAppend> batch) {
-        Map<UUID, List<PendingAppend>> byConversation = new TreeMap<>();
+        SortedMap<UUID, List<PendingAppend>> byConversation = new TreeMap<>();
         batch.forEach(pending -> byConversation
                 .computeIfAbsent(pending.conversationId(), id -> new ArrayList<>())
                 .add(pending));
-        Instant now = clock.instant();
+        SortedMap<UUID, List<List<NewConversationEvent>>> appends = new TreeMap<>();
+        byConversation.forEach((id, pendings) ->
+                appends.put(id, pendings.stream().map(PendingAppend::events).toList()));
+        Map<UUID, List<List<ConversationEvent>>> stored = repository.append(appends, clock.instant());
         Map<UUID, List<ConversationEvent>> committed = new LinkedHashMap<>();
         List<Runnable> completions = new ArrayList<>();
-        byConversation.forEach((conversationId, appends) -> {
-            List<List<ConversationEvent>> stored = repository.append(
-                    conversationId, appends.stream().map(PendingAppend::events).toList(), now);
+        List<String> notifications = new ArrayList<>();
+        byConversation.forEach((conversationId, pendings) -> {
+            List<List<ConversationEvent>> results = stored.get(conversationId);
             List<ConversationEvent> all = new ArrayList<>();
-            for (int i = 0; i < appends.size(); i++) {
-                PendingAppend pending = appends.get(i);
-                List<ConversationEvent> events = stored.get(i);
+            for (int i = 0; i < pendings.size(); i++) {
+                PendingAppend pending = pendings.get(i);
+                List<ConversationEvent> events = results.get(i);
                 all.addAll(events);
                 completions.add(() -> pending.done().complete(events));
             }
-            if (!all.isEmpty() && channel.crossesReplicas()) {
-                repository.notify(
-                        channel.name(),
-                        channel.payload(conversationId, all.getLast().seq()));
+            if (!all.isEmpty()) {
+                notifications.add(channel.payload(conversationId, all.getLast().seq()));
             }
             committed.put(conversationId, all);
         });
+        if (channel.crossesReplicas()) {
+            channel.batches(notifications).forEach(payload -> repository.notify(channel.name(), payload));
+        }
         // Callers learn of their events only after the commit, as do subscribers.
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override

@@ -1,7 +1,8 @@
 package app.talkide.controlplane.conversation.eventlog;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.ConnectionCallback;
@@ -16,6 +17,9 @@ import org.springframework.stereotype.Component;
  */
 @Component
 class NotificationChannel {
+
+    /** PostgreSQL's limit is 8000 bytes; stay below it. */
+    private static final int MAX_PAYLOAD = 7_900;
 
     private final boolean postgres;
     private final String name;
@@ -44,20 +48,41 @@ class NotificationChannel {
         return replica + ":" + conversationId + ":" + lastSeq;
     }
 
-    /** A notification from another replica; empty for our own (already published in-process) or garbage. */
-    Optional<Appended> parse(@Nullable String payload) {
-        if (payload == null) {
-            return Optional.empty();
+    /** Several conversations' payloads joined with {@code ,} into as few notifications as fit (8000 bytes). */
+    List<String> batches(List<String> payloads) {
+        List<String> batches = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String payload : payloads) {
+            if (!current.isEmpty() && current.length() + payload.length() + 1 > MAX_PAYLOAD) {
+                batches.add(current.toString());
+                current.setLength(0);
+            }
+            current.append(current.isEmpty() ? "" : ",").append(payload);
         }
-        String[] parts = payload.split(":");
-        if (parts.length != 3 || parts[0].equals(replica)) {
-            return Optional.empty();
+        if (!current.isEmpty()) {
+            batches.add(current.toString());
         }
-        try {
-            return Optional.of(new Appended(UUID.fromString(parts[1]), Long.parseLong(parts[2])));
-        } catch (IllegalArgumentException malformed) {
-            return Optional.empty();
+        return batches;
+    }
+
+    /** The conversations another replica appended to; none for our own (published in-process) or garbage. */
+    List<Appended> parse(@Nullable String notification) {
+        if (notification == null) {
+            return List.of();
         }
+        List<Appended> appended = new ArrayList<>();
+        for (String payload : notification.split(",")) {
+            String[] parts = payload.split(":");
+            if (parts.length != 3 || parts[0].equals(replica)) {
+                continue;
+            }
+            try {
+                appended.add(new Appended(UUID.fromString(parts[1]), Long.parseLong(parts[2])));
+            } catch (IllegalArgumentException malformed) {
+                // not ours to understand
+            }
+        }
+        return appended;
     }
 
     record Appended(UUID conversationId, long lastSeq) {}

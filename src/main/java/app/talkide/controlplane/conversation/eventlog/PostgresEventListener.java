@@ -82,7 +82,7 @@ class PostgresEventListener implements SmartLifecycle {
             }
             for (PGNotification notification : notifications) {
                 channel.parse(notification.getParameter())
-                        .ifPresent(appended -> feeds.appendedElsewhere(appended.conversationId(), appended.lastSeq()));
+                        .forEach(appended -> feeds.appendedElsewhere(appended.conversationId(), appended.lastSeq()));
             }
         }
     }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.ee11.servlet.ServletChannel;
 
 /**
  * One open browser stream. While idle it holds no thread and no buffer, only its cursor (the last
@@ -23,22 +24,30 @@ final class BrowserStream implements FeedSubscriber, AsyncListener {
     private final UUID conversationId;
     private final String userId;
     private final AsyncContext async;
+    private final ServletChannel channel;
     private final BrowserStreams streams;
     private final AtomicInteger wakeups = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Feed feed;
     private volatile boolean heartbeatDue;
     private volatile long lastWriteNanos = System.nanoTime();
-    /** Touched by the drain only, which never runs twice at once. */
-    private long cursor;
+    /** Written by the drain only, which never runs twice at once; read by the publisher's overflow check. */
+    private volatile long cursor;
+    /** Caught up with the feed at least once: from now on falling behind is overflow, not replay. */
+    private volatile boolean live;
 
-    private boolean live;
-
-    BrowserStream(UUID conversationId, String userId, long cursor, AsyncContext async, BrowserStreams streams) {
+    BrowserStream(
+            UUID conversationId,
+            String userId,
+            long cursor,
+            AsyncContext async,
+            ServletChannel channel,
+            BrowserStreams streams) {
         this.conversationId = conversationId;
         this.userId = userId;
         this.cursor = cursor;
         this.async = async;
+        this.channel = channel;
         this.streams = streams;
     }
 
@@ -59,7 +68,17 @@ final class BrowserStream implements FeedSubscriber, AsyncListener {
     }
 
     @Override
-    public void wake() {
+    public void wake(long head) {
+        if (live && head - cursor > streams.properties().queueCapacity()) {
+            // Too far behind, most likely stuck in a write to a client that does not read: cut it now
+            // rather than when that write returns, which may be never.
+            overflow();
+            return;
+        }
+        wake();
+    }
+
+    void wake() {
         if (wakeups.getAndIncrement() == 0) {
             streams.executor().execute(this::drainLoop);
         }
@@ -122,23 +141,36 @@ final class BrowserStream implements FeedSubscriber, AsyncListener {
         lastWriteNanos = System.nanoTime();
     }
 
+    /**
+     * Aborts the connection: a write blocked on a client that does not read fails at once and frees its
+     * buffer. What the client got so far is whole events; it reconnects from the last one.
+     */
     private void overflow() {
+        if (closed.get()) {
+            return;
+        }
         streams.overflowed();
-        close();
+        release();
+        channel.abort(new IOException("the subscriber fell more than the queue capacity behind"));
     }
 
     /** Ends the response (the client reconnects with its last id) and frees everything this stream held. */
     void close() {
+        if (release()) {
+            try {
+                async.complete();
+            } catch (IllegalStateException alreadyOver) {
+                // the container ended it first (client gone)
+            }
+        }
+    }
+
+    private boolean release() {
         if (!closed.compareAndSet(false, true)) {
-            return;
+            return false;
         }
-        Feed followed = feed;
-        streams.released(this, followed);
-        try {
-            async.complete();
-        } catch (IllegalStateException alreadyOver) {
-            // the container ended it first (client gone)
-        }
+        streams.released(this, feed);
+        return true;
     }
 
     @Override

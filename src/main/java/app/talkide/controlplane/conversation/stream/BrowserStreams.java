@@ -22,6 +22,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.ee11.servlet.ServletChannel;
+import org.eclipse.jetty.ee11.servlet.ServletContextRequest;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.http.HttpHeaders;
@@ -85,7 +87,9 @@ class BrowserStreams implements SmartLifecycle {
             // No arguments: later writes go to the container's response directly, not through the filters' wrappers.
             AsyncContext async = request.startAsync();
             async.setTimeout(0);
-            stream = new BrowserStream(conversationId, userId, afterSeq, async, this);
+            ServletChannel channel =
+                    ServletContextRequest.getServletContextRequest(request).getServletChannel();
+            stream = new BrowserStream(conversationId, userId, afterSeq, async, channel, this);
             async.addListener(stream);
         } catch (IOException | RuntimeException e) {
             unreserve(userId);

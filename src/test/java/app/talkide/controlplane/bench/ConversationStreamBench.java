@@ -1,0 +1,280 @@
+package app.talkide.controlplane.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Browser streams against {@link ConversationBenchServer} in another JVM: heap per idle stream, delivery
+ * latency to many subscribers of one conversation, append → browser latency for one subscriber, and
+ * sustained persistence. Latency is the browser's arrival time minus the append time written into the
+ * event, both from this machine's wall clock.
+ *
+ * <p>Arguments: base URL, user:password, idle streams, subscribers, events/s, seconds, persistence appenders.
+ */
+public final class ConversationStreamBench {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(30))
+            .build();
+
+    private static URI base;
+    private static String basic;
+    /** Streams authenticate with a form-login session, as browsers do: Basic would cost a bcrypt per connection. */
+    private static String session;
+
+    public static void main(String[] args) throws Exception {
+        base = URI.create(args[0]);
+        basic = "Basic " + Base64.getEncoder().encodeToString(args[1].getBytes(StandardCharsets.UTF_8));
+        int idle = Integer.parseInt(args[2]);
+        int subscribers = Integer.parseInt(args[3]);
+        int rate = Integer.parseInt(args[4]);
+        int seconds = Integer.parseInt(args[5]);
+        int appenders = Integer.parseInt(args[6]);
+        session = login(args[1].split(":")[0], args[1].split(":")[1]);
+
+        idleStreams(idle);
+        fanOut("one conversation, " + subscribers + " subscribers, " + rate + " events/s", subscribers, rate, seconds);
+        fanOut("append → browser, one subscriber, 200 events/s", 1, 200, seconds);
+        persistence(1, seconds);
+        persistence(appenders, seconds);
+        System.exit(0);
+    }
+
+    private static void idleStreams(int count) throws Exception {
+        List<String> conversations = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            conversations.add(post("/api/bench/conversations"));
+        }
+        long before = Long.parseLong(get("/api/bench/heap"));
+        ConcurrentLinkedQueue<Socket> open = new ConcurrentLinkedQueue<>();
+        AtomicInteger failed = new AtomicInteger();
+        Semaphore connecting = new Semaphore(200);
+        long start = System.nanoTime();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < count; i++) {
+                String conversation = conversations.get(i % conversations.size());
+                connecting.acquire();
+                pool.execute(() -> {
+                    try {
+                        open.add(idleStream(conversation));
+                    } catch (IOException e) {
+                        failed.incrementAndGet();
+                    } finally {
+                        connecting.release();
+                    }
+                });
+            }
+        }
+        double opening = (System.nanoTime() - start) / 1e9;
+        long after = Long.parseLong(get("/api/bench/heap"));
+        System.out.printf(
+                "== %d idle browser streams (server -Xmx512m): opened %d in %.1f s, %d failed; heap after GC %d MB → %d MB, %.1f KB per stream%n",
+                count,
+                open.size(),
+                opening,
+                failed.get(),
+                before >> 20,
+                after >> 20,
+                (after - before) / 1024.0 / Math.max(1, open.size()));
+        for (Socket socket : open) {
+            socket.close();
+        }
+    }
+
+    /** Opens a stream and reads until its {@code retry:} line; then leaves it idle. */
+    private static Socket idleStream(String conversation) throws IOException {
+        Socket socket = new Socket();
+        socket.connect(new InetSocketAddress(base.getHost(), base.getPort()), 30_000);
+        socket.getOutputStream()
+                .write(("GET /api/conversations/" + conversation + "/stream HTTP/1.1\r\nHost: " + base.getHost()
+                                + "\r\nCookie: " + session + "\r\nAccept: text/event-stream\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+        InputStream in = socket.getInputStream();
+        StringBuilder seen = new StringBuilder();
+        byte[] buffer = new byte[1024];
+        while (!seen.toString().contains("retry:")) {
+            int n = in.read(buffer);
+            if (n < 0) {
+                socket.close();
+                throw new IOException("closed: " + seen);
+            }
+            seen.append(new String(buffer, 0, n, StandardCharsets.US_ASCII));
+        }
+        if (!seen.toString().startsWith("HTTP/1.1 200")) {
+            socket.close();
+            throw new IOException(seen.toString());
+        }
+        return socket;
+    }
+
+    private static void fanOut(String title, int subscribers, int rate, int seconds) throws Exception {
+        String conversation = post("/api/bench/conversations");
+        int expected = rate * seconds;
+        List<Subscriber> all = new ArrayList<>();
+        for (int i = 0; i < subscribers; i++) {
+            all.add(new Subscriber(conversation, expected));
+        }
+        post("/api/bench/conversations/" + conversation + "/emit?rate=" + rate + "&seconds=" + seconds);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (all.stream().anyMatch(s -> s.received.get() < expected && !s.ended) && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+        long samples = all.stream().mapToLong(s -> s.received.get()).sum();
+        long[] latencies = new long[(int) samples];
+        int at = 0;
+        for (Subscriber subscriber : all) {
+            int n = subscriber.received.get();
+            System.arraycopy(subscriber.latencies, 0, latencies, at, n);
+            at += n;
+            subscriber.close();
+        }
+        Arrays.sort(latencies);
+        long incomplete = all.stream().filter(s -> s.received.get() < expected).count();
+        System.out.printf(
+                "== %s: %d deliveries of %d expected, %d subscribers cut or incomplete; p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms%n",
+                title,
+                samples,
+                (long) expected * subscribers,
+                incomplete,
+                quantile(latencies, 0.50),
+                quantile(latencies, 0.90),
+                quantile(latencies, 0.99),
+                latencies.length == 0 ? 0 : latencies[latencies.length - 1] / 1000.0);
+    }
+
+    private static void persistence(int appenders, int seconds) throws Exception {
+        String[] result = post("/api/bench/persist?appenders=" + appenders + "&seconds=" + seconds)
+                .split(" ");
+        long events = Long.parseLong(result[0]);
+        double elapsed = Double.parseDouble(result[1]);
+        System.out.printf(
+                "== persistence, %d appenders each appending one event at a time: %d events in %.1f s = %.0f events/s%n",
+                appenders, events, elapsed, events / elapsed);
+    }
+
+    /** Form login: the login page's CSRF token, then the form; the session cookie it answers with. */
+    private static String login(String user, String password) throws Exception {
+        HttpResponse<String> page = HTTP.send(
+                HttpRequest.newBuilder(base.resolve("/login")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        var token = java.util.regex.Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"")
+                .matcher(page.body());
+        if (!token.find()) {
+            throw new IllegalStateException("no CSRF token on the login page");
+        }
+        String cookies = String.join("; ", cookies(page));
+        HttpResponse<String> form = HTTP.send(
+                HttpRequest.newBuilder(base.resolve("/login"))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .header("Cookie", cookies)
+                        .POST(HttpRequest.BodyPublishers.ofString("username=" + user + "&password=" + password
+                                + "&_csrf=" + java.net.URLEncoder.encode(token.group(1), StandardCharsets.UTF_8)))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        return cookies(form).stream()
+                .filter(cookie -> cookie.startsWith("JSESSIONID="))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("login answered " + form.statusCode()));
+    }
+
+    private static List<String> cookies(HttpResponse<?> response) {
+        return response.headers().allValues("Set-Cookie").stream()
+                .map(cookie -> cookie.split(";")[0])
+                .toList();
+    }
+
+    private static double quantile(long[] sorted, double q) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        return sorted[(int) Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] / 1000.0;
+    }
+
+    private static String post(String path) throws Exception {
+        return send(HttpRequest.newBuilder(base.resolve(path)).POST(HttpRequest.BodyPublishers.noBody()));
+    }
+
+    private static String get(String path) throws Exception {
+        return send(HttpRequest.newBuilder(base.resolve(path)).GET());
+    }
+
+    private static String send(HttpRequest.Builder request) throws Exception {
+        HttpResponse<String> response = HTTP.send(
+                request.header("Authorization", basic)
+                        .timeout(Duration.ofMinutes(5))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException(response.statusCode() + " " + response.body());
+        }
+        return response.body();
+    }
+
+    /** One browser: reads the stream and notes each event's latency in microseconds. */
+    private static final class Subscriber {
+        final long[] latencies;
+        final AtomicInteger received = new AtomicInteger();
+        final InputStream body;
+        volatile boolean ended;
+
+        Subscriber(String conversation, int expected) throws Exception {
+            latencies = new long[expected];
+            HttpResponse<InputStream> response = HTTP.send(
+                    HttpRequest.newBuilder(base.resolve("/api/conversations/" + conversation + "/stream"))
+                            .header("Cookie", session)
+                            .header("Accept", "text/event-stream")
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException("stream answered " + response.statusCode());
+            }
+            body = response.body();
+            Thread.ofVirtual().start(this::read);
+        }
+
+        private void read() {
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = reader.readLine()) != null) {
+                    if (line.startsWith("data: {\"t\":")) {
+                        long appended = Long.parseLong(line.substring(11, line.length() - 1));
+                        int n = received.get();
+                        if (n < latencies.length) {
+                            latencies[n] = ConversationBenchServer.micros() - appended;
+                            received.set(n + 1);
+                        }
+                    }
+                }
+            } catch (IOException closed) {
+                // cut by the server (overflow) or closed by the harness
+            } finally {
+                ended = true;
+            }
+        }
+
+        void close() throws IOException {
+            body.close();
+        }
+    }
+}

@@ -65,7 +65,9 @@ public final class WorkerDeploymentBuilder {
                 .withRunAsGroup(WORKER_UID)
                 .withFsGroup(WORKER_UID)
                 .withFsGroupChangePolicy("OnRootMismatch")
-                .withNewSeccompProfile("", "RuntimeDefault")
+                .withNewSeccompProfile()
+                .withType("RuntimeDefault")
+                .endSeccompProfile()
                 .endSecurityContext()
                 .addNewContainer()
                 .withName(CONTAINER)
@@ -99,7 +101,10 @@ public final class WorkerDeploymentBuilder {
                 .endContainer()
                 .addNewVolume()
                 .withName(ManagedNames.SESSIONS_VOLUME)
-                .withNewPersistentVolumeClaim(ManagedNames.SESSIONS_VOLUME, false)
+                // No readOnly: false: the API server drops false booleans here, and the pass would see drift.
+                .withNewPersistentVolumeClaim()
+                .withClaimName(ManagedNames.SESSIONS_VOLUME)
+                .endPersistentVolumeClaim()
                 .endVolume()
                 // A read-only root filesystem still needs somewhere for Node and git to write scratch files.
                 .addNewVolume()

@@ -140,6 +140,9 @@ class TenantEnvironmentObjectsTest {
         assertThat(pod.getServiceAccountName()).isEqualTo("talkide-worker");
         assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
         assertThat(pod.getSecurityContext().getFsGroup()).isEqualTo(10001L);
+        assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        assertThat(pod.getSecurityContext().getSeccompProfile().getLocalhostProfile())
+                .isNull();
         Container worker = pod.getContainers().get(0);
         assertThat(worker.getImage()).isEqualTo("registry.example.com/worker:1.4");
         assertThat(worker.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();

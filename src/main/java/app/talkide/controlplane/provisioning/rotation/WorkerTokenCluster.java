@@ -118,15 +118,6 @@ class WorkerTokenCluster {
         }
     }
 
-    boolean hasDeployment(TenantEnvironmentId id) {
-        return client.apps()
-                        .deployments()
-                        .inNamespace(ManagedNames.namespaceOf(id))
-                        .withName(ManagedNames.WORKER)
-                        .get()
-                != null;
-    }
-
     /** What the Secret holds; {@code token} is null when the key is missing. */
     record SecretToken(@Nullable String token, String resourceVersion) {
 

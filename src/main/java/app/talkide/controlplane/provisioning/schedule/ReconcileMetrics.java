@@ -33,12 +33,7 @@ class ReconcileMetrics {
         registry.gauge("talkide.provisioning.reconcile.failing", failing, Set::size);
     }
 
-    void passed(
-            TenantEnvironmentId id,
-            ReconcileScheduler.Trigger trigger,
-            ReconcileResult result,
-            boolean succeededBefore,
-            long nanos) {
+    void passed(ReconcileScheduler.Trigger trigger, ReconcileResult result, boolean succeededBefore, long nanos) {
         timer(trigger, result.degradedReason() == null ? "success" : "degraded").record(Duration.ofNanos(nanos));
         if (trigger == ReconcileScheduler.Trigger.RESYNC && succeededBefore && result.writes() > 0) {
             driftRepairs.increment(result.writes());

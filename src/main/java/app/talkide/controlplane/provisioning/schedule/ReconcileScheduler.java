@@ -21,6 +21,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -38,7 +39,7 @@ public class ReconcileScheduler implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(ReconcileScheduler.class);
 
-    private final TenantEnvironmentReconciler reconciler;
+    private final ObjectProvider<TenantEnvironmentReconciler> reconciler;
     private final TenantEnvironments tenantEnvironments;
     private final LeaderElection leaderElection;
     private final ReconcileRequests requests;
@@ -53,7 +54,7 @@ public class ReconcileScheduler implements DisposableBean {
     private final List<ScheduledFuture<?>> loops = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     ReconcileScheduler(
-            TenantEnvironmentReconciler reconciler,
+            ObjectProvider<TenantEnvironmentReconciler> reconciler,
             TenantEnvironments tenantEnvironments,
             LeaderElection leaderElection,
             ReconcileRequests requests,
@@ -74,7 +75,11 @@ public class ReconcileScheduler implements DisposableBean {
     void onLeadershipChanged(LeadershipChanged changed) {
         loops.forEach(loop -> loop.cancel(false));
         loops.clear();
-        if (changed.leading()) {
+        if (changed.leading() && reconciler.getIfUnique() == null) {
+            // A build without a reconciler still starts (like a worker runtime that is missing): said at
+            // WARN, nothing is reconciled, readiness and rotation still work.
+            log.warn("No TenantEnvironmentReconciler in this control plane: the leader reconciles nothing");
+        } else if (changed.leading()) {
             long resync = properties.resyncInterval().toMillis();
             long poll = properties.changePollInterval().toMillis();
             loops.add(timers.scheduleWithFixedDelay(this::resyncAll, 0, resync, TimeUnit.MILLISECONDS));
@@ -151,8 +156,9 @@ public class ReconcileScheduler implements DisposableBean {
         permits.acquireUninterruptibly();
         long started = System.nanoTime();
         try {
-            TenantEnvironmentReconciler.ReconcileResult result = reconciler.reconcile(id);
-            metrics.passed(id, trigger, result, slot.succeededBefore, System.nanoTime() - started);
+            TenantEnvironmentReconciler.ReconcileResult result =
+                    reconciler.getObject().reconcile(id);
+            metrics.passed(trigger, result, slot.succeededBefore, System.nanoTime() - started);
             if (slot.failures > 0) {
                 log.info("Reconcile of {} succeeded again after {} failures", id, slot.failures);
             }

@@ -140,6 +140,26 @@ class IdentityTokensTest {
     }
 
     @Test
+    void retiringTokensIssuedBeforeOneLeavesLaterTokensAndOtherTenantEnvironmentsAlone() {
+        TenantEnvironmentId other = Fixtures.tenantEnvironment(context);
+        IssuedIdentityToken older = identityTokens.issue(acme);
+        IssuedIdentityToken foreign = identityTokens.issue(other);
+        clock.advance(Duration.ofSeconds(1));
+        IssuedIdentityToken current = identityTokens.issue(acme);
+        clock.advance(Duration.ofSeconds(1));
+        IssuedIdentityToken later = identityTokens.issue(acme);
+
+        java.time.Instant graceEndsAt = identityTokens.retireIssuedBefore(acme, current.id());
+
+        assertThat(graceEndsAt).isEqualTo(clock.instant().plus(Duration.ofMinutes(15)));
+        clock.advance(Duration.ofMinutes(15));
+        assertThat(identityTokens.verify(older.token())).isEmpty();
+        assertThat(identityTokens.verify(current.token())).isPresent();
+        assertThat(identityTokens.verify(later.token())).isPresent();
+        assertThat(identityTokens.verify(foreign.token())).isPresent();
+    }
+
+    @Test
     void revokeAllRevokesEveryTokenOfTheTenantEnvironmentOnly() {
         TenantEnvironmentId other = Fixtures.tenantEnvironment(context);
         IssuedIdentityToken a1 = identityTokens.issue(acme);

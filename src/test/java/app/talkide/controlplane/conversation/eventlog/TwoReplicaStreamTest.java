@@ -7,6 +7,7 @@ import app.talkide.controlplane.ControlPlaneApplication;
 import app.talkide.controlplane.conversation.ConversationEventLog;
 import app.talkide.controlplane.conversation.Conversations;
 import app.talkide.controlplane.conversation.NewConversationEvent;
+import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.support.PostgresOnly;
 import app.talkide.controlplane.support.SseClient;
 import app.talkide.controlplane.support.TestDatabase;
@@ -63,6 +64,7 @@ class TwoReplicaStreamTest {
         b = start(dataB, database);
         cleanup.add(b);
         a.getBean(TenantEnvironments.class).register(TENANT);
+        a.getBean(Memberships.class).grant(TENANT, "dev");
         conversation =
                 a.getBean(Conversations.class).start(TENANT, "dev", "replicas").id();
     }

@@ -173,22 +173,22 @@ public final class ConversationStreamBench {
                 appenders, events, elapsed, events / elapsed);
     }
 
-    /** Form login: the login page's CSRF token, then the form; the session cookie it answers with. */
+    /** Form login as the console does it: the CSRF cookie from the login page, sent back as a form field. */
     private static String login(String user, String password) throws Exception {
         HttpResponse<String> page = HTTP.send(
                 HttpRequest.newBuilder(base.resolve("/login")).GET().build(), HttpResponse.BodyHandlers.ofString());
-        var token = java.util.regex.Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"")
-                .matcher(page.body());
-        if (!token.find()) {
-            throw new IllegalStateException("no CSRF token on the login page");
-        }
+        String csrf = cookies(page).stream()
+                .filter(cookie -> cookie.startsWith("XSRF-TOKEN="))
+                .map(cookie -> cookie.substring("XSRF-TOKEN=".length()))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no CSRF cookie from the login page"));
         String cookies = String.join("; ", cookies(page));
         HttpResponse<String> form = HTTP.send(
                 HttpRequest.newBuilder(base.resolve("/login"))
                         .header("Content-Type", "application/x-www-form-urlencoded")
                         .header("Cookie", cookies)
                         .POST(HttpRequest.BodyPublishers.ofString("username=" + user + "&password=" + password
-                                + "&_csrf=" + java.net.URLEncoder.encode(token.group(1), StandardCharsets.UTF_8)))
+                                + "&_csrf=" + java.net.URLEncoder.encode(csrf, StandardCharsets.UTF_8)))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         return cookies(form).stream()

@@ -37,8 +37,7 @@ public final class ClosedLoopLoad {
         for (int i = 0; i < clients; i++) {
             all.add(new Client(requestForClient.apply(i), recording, running));
         }
-        List<Thread> threads =
-                all.stream().map(c -> Thread.ofPlatform().start(c)).toList();
+        List<Thread> threads = all.stream().map(c -> clientThreads().start(c)).toList();
         Thread.sleep(warmup.toMillis());
         recording.set(true);
         long start = System.nanoTime();
@@ -55,6 +54,15 @@ public final class ClosedLoopLoad {
                 .toArray();
         long errors = all.stream().mapToLong(c -> c.errors).sum();
         return new Result(latencies, errors, elapsed);
+    }
+
+    /**
+     * Virtual client threads by default: 16 platform threads on two cores shared with the server make
+     * the kernel preempt clients mid-request, and that scheduling delay, not the server, would be the
+     * tail. {@code -Dbench.clients=platform} measures with one OS thread per client.
+     */
+    private static Thread.Builder clientThreads() {
+        return "platform".equals(System.getProperty("bench.clients")) ? Thread.ofPlatform() : Thread.ofVirtual();
     }
 
     /** Latency figures of one run. */

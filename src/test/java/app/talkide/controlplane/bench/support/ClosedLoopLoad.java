@@ -23,10 +23,21 @@ public final class ClosedLoopLoad {
 
     private final URI base;
     private final int clients;
+    private final Thread.Builder clientThreads;
 
+    /**
+     * Clients on virtual threads: 16 platform threads on two cores shared with the server make the kernel
+     * preempt clients mid-request, and that scheduling delay, not the server, becomes the measured tail.
+     */
     public ClosedLoopLoad(URI base, int clients) {
+        this(base, clients, Thread.ofVirtual());
+    }
+
+    /** Clients on threads of the given kind (e.g. {@code Thread.ofPlatform()}, one OS thread each). */
+    public ClosedLoopLoad(URI base, int clients, Thread.Builder threads) {
         this.base = base;
         this.clients = clients;
+        this.clientThreads = threads;
     }
 
     /** Runs for warm-up plus measurement; only the measurement window is recorded. */
@@ -37,7 +48,7 @@ public final class ClosedLoopLoad {
         for (int i = 0; i < clients; i++) {
             all.add(new Client(requestForClient.apply(i), recording, running));
         }
-        List<Thread> threads = all.stream().map(c -> clientThreads().start(c)).toList();
+        List<Thread> threads = all.stream().map(clientThreads::start).toList();
         Thread.sleep(warmup.toMillis());
         recording.set(true);
         long start = System.nanoTime();
@@ -54,15 +65,6 @@ public final class ClosedLoopLoad {
                 .toArray();
         long errors = all.stream().mapToLong(c -> c.errors).sum();
         return new Result(latencies, errors, elapsed);
-    }
-
-    /**
-     * Virtual client threads by default: 16 platform threads on two cores shared with the server make
-     * the kernel preempt clients mid-request, and that scheduling delay, not the server, would be the
-     * tail. {@code -Dbench.clients=platform} measures with one OS thread per client.
-     */
-    private static Thread.Builder clientThreads() {
-        return "platform".equals(System.getProperty("bench.clients")) ? Thread.ofPlatform() : Thread.ofVirtual();
     }
 
     /** Latency figures of one run. */

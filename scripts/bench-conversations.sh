@@ -16,7 +16,7 @@ source scripts/lib/java.sh
 CP="target/test-classes:target/classes:$(cat target/bench.classpath)"
 psql -h 127.0.0.1 -U postgres -d test -qc "create schema $SCHEMA"
 DATA=$(mktemp -d)
-"$JAVA" -Xmx512m -cp "$CP" app.talkide.controlplane.bench.ConversationBenchServer \
+"$JAVA" -Xmx512m ${BENCH_SERVER_OPTS:-} -cp "$CP" app.talkide.controlplane.bench.ConversationBenchServer \
   --server.port="$PORT" --talkide.data-dir="$DATA" \
   --spring.datasource.url="$PG_URL?currentSchema=$SCHEMA" --spring.datasource.username=postgres \
   --spring.flyway.schemas="$SCHEMA" --spring.flyway.default-schema="$SCHEMA" \

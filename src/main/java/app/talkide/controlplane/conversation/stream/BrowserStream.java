@@ -107,25 +107,32 @@ final class BrowserStream implements FeedSubscriber, AsyncListener {
     private void drain() throws IOException {
         StreamProperties properties = streams.properties();
         while (!closed.get() && feed != null) {
-            List<ConversationEvent> batch = feed.after(cursor, properties.writeBatch());
-            if (batch == null) {
+            Feed.Slice slice = feed.after(cursor, properties.writeBatch(), SseFormat::event);
+            List<ConversationEvent> batch;
+            byte[] bytes;
+            if (slice == null) {
                 if (live) {
                     overflow();
                     return;
                 }
                 batch = streams.log().readAfter(conversationId, cursor, properties.replayPage());
+                bytes = batch.isEmpty() ? null : SseFormat.events(batch);
             } else if (live && feed.head() - cursor > properties.queueCapacity()) {
                 overflow();
                 return;
+            } else {
+                batch = slice.events();
+                // the feed's shared encodings: each event is formatted once, however many follow it
+                bytes = slice.isEmpty() ? null : slice.joined();
             }
-            if (batch.isEmpty()) {
+            if (bytes == null) {
                 live = true;
                 if (heartbeatDue) {
                     write(SseFormat.HEARTBEAT);
                 }
                 return;
             }
-            write(SseFormat.events(batch));
+            write(bytes);
             if (live) {
                 streams.recordLag(batch.getFirst());
             }

@@ -22,7 +22,7 @@ DATA=$(mktemp -d)
   --spring.flyway.schemas="$SCHEMA" --spring.flyway.default-schema="$SCHEMA" \
   '--talkide.auth.local-users[0].username=dev' '--talkide.auth.local-users[0].password-hash={noop}dev' \
   '--talkide.auth.local-users[0].roles=USER' \
-  --talkide.conversations.stream.max-per-user=$((IDLE + SUBSCRIBERS + 100)) \
+  --talkide.conversations.stream.max-per-user=$((IDLE + 2 * SUBSCRIBERS + 300)) \
   --logging.level.root=WARN > "$DATA/app.log" 2>&1 &
 APP=$!
 trap 'kill $APP 2>/dev/null; wait $APP 2>/dev/null; psql -h 127.0.0.1 -U postgres -d test -qc "drop schema $SCHEMA cascade"' EXIT

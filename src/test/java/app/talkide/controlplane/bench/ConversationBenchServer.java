@@ -58,6 +58,7 @@ public final class ConversationBenchServer {
                 .POST("/api/bench/conversations/{id}/emit", request -> emit(context, request))
                 .POST("/api/bench/persist", request -> persist(context, request))
                 .GET("/api/bench/heap", request -> ServerResponse.ok().body(String.valueOf(heapAfterGc())))
+                .GET("/api/bench/cpu", request -> ServerResponse.ok().body(String.valueOf(cpuNanos())))
                 .build();
     }
 
@@ -129,6 +130,12 @@ public final class ConversationBenchServer {
             System.gc();
         }
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    /** CPU time this process used so far, all threads: what a phase cost, whatever else runs on the machine. */
+    static long cpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     static long micros() {

@@ -57,6 +57,8 @@ public final class ConversationStreamBench {
         READERS = new StreamReaders(2);
 
         idleStreams(idle);
+        // The server's JIT compiles the streaming path during the first seconds of load: not what we measure.
+        fanOut("warm-up, 100 subscribers, 1000 events/s", 100, 1000, 3);
         fanOut("one conversation, " + subscribers + " subscribers, " + rate + " events/s", subscribers, rate, seconds);
         fanOut("append → browser, one subscriber, 200 events/s", 1, 200, seconds);
         persistence(1, seconds);
@@ -147,12 +149,17 @@ public final class ConversationStreamBench {
         for (int i = 0; i < subscribers; i++) {
             all.add(READERS.open(address, request, expected));
         }
+        long serverCpu = Long.parseLong(get("/api/bench/cpu"));
+        long harnessCpu = ConversationBenchServer.cpuNanos();
         post("/api/bench/conversations/" + conversation + "/emit?rate=" + rate + "&seconds=" + seconds);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (all.stream().anyMatch(s -> s.received() < expected && !s.ended()) && System.nanoTime() < deadline) {
             TimeUnit.MILLISECONDS.sleep(100);
         }
+        serverCpu = Long.parseLong(get("/api/bench/cpu")) - serverCpu;
+        harnessCpu = ConversationBenchServer.cpuNanos() - harnessCpu;
         long samples = all.stream().mapToLong(StreamReaders.Stream::received).sum();
+        long reads = all.stream().mapToLong(StreamReaders.Stream::reads).sum();
         long[] latencies = new long[(int) samples];
         int at = 0;
         for (StreamReaders.Stream subscriber : all) {
@@ -173,6 +180,20 @@ public final class ConversationStreamBench {
                 quantile(latencies, 0.90),
                 quantile(latencies, 0.99),
                 latencies.length == 0 ? 0 : latencies[latencies.length - 1] / 1000.0);
+        System.out.printf(
+                "   CPU: server %.2f s (%.2f µs per delivery), harness %.2f s; %.1f events per read; load average %s%n",
+                serverCpu / 1e9,
+                serverCpu / 1e3 / Math.max(1, samples),
+                harnessCpu / 1e9,
+                samples / (double) Math.max(1, reads),
+                loadAverage());
+    }
+
+    private static String loadAverage() {
+        return String.format(
+                "%.2f",
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                        .getSystemLoadAverage());
     }
 
     private static void persistence(int appenders, int seconds) throws Exception {

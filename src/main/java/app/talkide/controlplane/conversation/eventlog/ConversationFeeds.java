@@ -54,7 +54,8 @@ public class ConversationFeeds implements DisposableBean {
                         repository,
                         readers,
                         announcer,
-                        properties.fanOutInterval().toNanos());
+                        properties.fanOutInterval().toNanos(),
+                        properties.fanOutWakeupsPerSecond());
                 created[0] = true;
             }
             joined.subscribers.add(subscriber);

@@ -38,6 +38,7 @@ public final class Feed {
     private final Executor executor;
     private final ScheduledExecutorService announcer;
     private final long fanOutIntervalNanos;
+    private final long nanosPerSubscriber;
     private final int page;
     final Set<FeedSubscriber> subscribers = ConcurrentHashMap.newKeySet();
     private final AtomicInteger refreshRequests = new AtomicInteger();
@@ -57,7 +58,8 @@ public final class Feed {
             EventLogRepository repository,
             Executor executor,
             ScheduledExecutorService announcer,
-            long fanOutIntervalNanos) {
+            long fanOutIntervalNanos,
+            int wakeupsPerSecond) {
         this.conversationId = conversationId;
         this.head = head;
         this.ring = new ConversationEvent[capacity];
@@ -66,6 +68,7 @@ public final class Feed {
         this.executor = executor;
         this.announcer = announcer;
         this.fanOutIntervalNanos = fanOutIntervalNanos;
+        this.nanosPerSubscriber = TimeUnit.SECONDS.toNanos(1) / wakeupsPerSecond;
         this.announcedNanos = System.nanoTime() - fanOutIntervalNanos;
         this.page = Math.max(1, capacity / 2);
     }
@@ -153,7 +156,7 @@ public final class Feed {
             }
             if (advanced && !announcing) {
                 long now = System.nanoTime();
-                long due = announcedNanos + fanOutIntervalNanos;
+                long due = announcedNanos + interval();
                 if (now - due >= 0) {
                     announcedNanos = now;
                     wakeNow = head;
@@ -172,6 +175,15 @@ public final class Feed {
         if (gap) {
             refresh();
         }
+    }
+
+    /**
+     * A write to a subscriber costs about the same for one event or twenty: the more subscribers, the
+     * longer the feed lets events gather before it wakes them all, so one busy conversation's fan-out
+     * stays within its wake-ups per second (a thousand subscribers at 100,000/s: every 10 ms).
+     */
+    private long interval() {
+        return Math.max(fanOutIntervalNanos, subscribers.size() * nanosPerSubscriber);
     }
 
     private void announce() {

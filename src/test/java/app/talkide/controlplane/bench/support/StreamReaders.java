@@ -89,6 +89,7 @@ public final class StreamReaders implements AutoCloseable {
         private final SocketChannel channel;
         private final TimestampScanner scanner = new TimestampScanner(this::timestamp);
         private volatile int received;
+        private volatile int reads;
         private volatile boolean ended;
         private long now;
 
@@ -99,6 +100,11 @@ public final class StreamReaders implements AutoCloseable {
 
         public int received() {
             return received;
+        }
+
+        /** Reads that returned bytes: how many events arrive together shows how well the server coalesces. */
+        public int reads() {
+            return reads;
         }
 
         /** The server closed or cut the connection. */
@@ -168,6 +174,7 @@ public final class StreamReaders implements AutoCloseable {
                     // One read per ready socket: a second one would mostly return nothing, a syscall wasted.
                     n = stream.channel.read(buffer.clear());
                     if (n > 0) {
+                        stream.reads++;
                         stream.arrived(buffer.array(), 0, n);
                     }
                 } while (n == buffer.capacity());

@@ -69,7 +69,8 @@ public final class Feed {
         this.announcer = announcer;
         this.fanOutIntervalNanos = fanOutIntervalNanos;
         this.nanosPerSubscriber = TimeUnit.SECONDS.toNanos(1) / wakeupsPerSecond;
-        this.announcedNanos = System.nanoTime() - fanOutIntervalNanos;
+        // never woken yet: the first events go out at once, whatever the interval
+        this.announcedNanos = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
         this.page = Math.max(1, capacity / 2);
     }
 
@@ -156,14 +157,17 @@ public final class Feed {
             }
             if (advanced && !announcing) {
                 long now = System.nanoTime();
-                long due = announcedNanos + interval();
-                if (now - due >= 0) {
+                long interval = interval();
+                long due = announcedNanos + interval;
+                if (now - due >= 0 && interval == fanOutIntervalNanos) {
                     announcedNanos = now;
                     wakeNow = head;
                 } else {
-                    // woken a moment ago: the events committed until then go out with these
+                    // Woken a moment ago: the events committed until then go out with these. A large
+                    // audience is woken by the announcer even when due, so that the thread that committed
+                    // (the group-commit writer) does not start a thousand writes before its next commit.
                     announcing = true;
-                    wakeIn = due - now;
+                    wakeIn = Math.max(0, due - now);
                 }
             }
         }

@@ -117,21 +117,6 @@ public final class Feed {
         public boolean isEmpty() {
             return events.isEmpty();
         }
-
-        /** The encodings one after the other, to be written at once. */
-        public byte[] joined() {
-            int length = 0;
-            for (byte[] part : encoded) {
-                length += part.length;
-            }
-            byte[] joined = new byte[length];
-            int at = 0;
-            for (byte[] part : encoded) {
-                System.arraycopy(part, 0, joined, at, part.length);
-                at += part.length;
-            }
-            return joined;
-        }
     }
 
     /** Takes the events that continue the feed; a gap makes the feed read the log instead. */

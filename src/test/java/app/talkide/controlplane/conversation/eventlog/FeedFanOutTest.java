@@ -48,7 +48,9 @@ class FeedFanOutTest {
         assertThat(first.events()).extracting(ConversationEvent::seq).containsExactly(1L, 2L, 3L);
         assertThat(second.encoded())
                 .containsExactly(first.encoded().get(1), first.encoded().get(2));
-        assertThat(new String(first.joined(), StandardCharsets.UTF_8)).isEqualTo("id: 1\n\nid: 2\n\nid: 3\n\n");
+        assertThat(first.encoded())
+                .extracting(bytes -> new String(bytes, StandardCharsets.UTF_8))
+                .containsExactly("id: 1\n\n", "id: 2\n\n", "id: 3\n\n");
     }
 
     @Test

@@ -16,13 +16,13 @@ source scripts/lib/java.sh
 CP="target/test-classes:target/classes:$(cat target/bench.classpath)"
 psql -h 127.0.0.1 -U postgres -d test -qc "create schema $SCHEMA"
 DATA=$(mktemp -d)
-"$JAVA" -Xmx512m -cp "$CP" app.talkide.controlplane.bench.ConversationBenchServer \
+"$JAVA" -Xmx512m ${BENCH_SERVER_OPTS:-} -cp "$CP" app.talkide.controlplane.bench.ConversationBenchServer \
   --server.port="$PORT" --talkide.data-dir="$DATA" \
   --spring.datasource.url="$PG_URL?currentSchema=$SCHEMA" --spring.datasource.username=postgres \
   --spring.flyway.schemas="$SCHEMA" --spring.flyway.default-schema="$SCHEMA" \
   '--talkide.auth.local-users[0].username=dev' '--talkide.auth.local-users[0].password-hash={noop}dev' \
   '--talkide.auth.local-users[0].roles=USER' \
-  --talkide.conversations.stream.max-per-user=$((IDLE + SUBSCRIBERS + 100)) \
+  --talkide.conversations.stream.max-per-user=$((IDLE + 2 * SUBSCRIBERS + 300)) \
   --logging.level.root=WARN > "$DATA/app.log" 2>&1 &
 APP=$!
 trap 'kill $APP 2>/dev/null; wait $APP 2>/dev/null; psql -h 127.0.0.1 -U postgres -d test -qc "drop schema $SCHEMA cascade"' EXIT

@@ -27,3 +27,6 @@ WORKER=$(sed -nE 's/.*Local mode: tenant-environment demo\/dev .* at (http:[^ ]+
 KEY=$(cat "$DATA/workers/demo-dev/secret/command-key")
 echo "== worker event → browser, one subscriber, $TURNS turns of $TOKENS tokens (machine shared with other builds)"
 scripts/bench.sh WorkerToBrowserLatency "http://127.0.0.1:$PORT" "$WORKER" "$KEY" demo dev dev:dev "$TURNS" "$TOKENS"
+# Of that, append → browser write as the server saw it (from each event's created_at, the oldest of each flush).
+curl -s "http://127.0.0.1:$PORT/actuator/prometheus" | awk '/^talkide_conversations_fanout_lag_seconds_(count|sum|max)/ {k=$1; sub(/\{.*/, "", k); v[k]=$2}
+  END {c=v["talkide_conversations_fanout_lag_seconds_count"]; if (c > 0) printf "server fan-out lag (append → write): %d flushes, mean %.2f ms, max %.2f ms\n", c, 1000*v["talkide_conversations_fanout_lag_seconds_sum"]/c, 1000*v["talkide_conversations_fanout_lag_seconds_max"]}'

@@ -4,6 +4,7 @@ import app.talkide.controlplane.ControlPlaneApplication;
 import app.talkide.controlplane.conversation.ConversationEventLog;
 import app.talkide.controlplane.conversation.Conversations;
 import app.talkide.controlplane.conversation.NewConversationEvent;
+import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironments;
 import java.lang.management.ManagementFactory;
@@ -45,15 +46,19 @@ public final class ConversationBenchServer {
     private static RouterFunction<ServerResponse> routes(GenericApplicationContext context) {
         return RouterFunctions.route()
                 .POST("/api/bench/conversations", request -> {
+                    String owner = request.principal().orElseThrow().getName();
                     context.getBean(TenantEnvironments.class).register(BENCH);
+                    // Only members of the conversation's tenant-environment may read it, as for a real owner.
+                    context.getBean(Memberships.class).grant(BENCH, owner);
                     UUID id = context.getBean(Conversations.class)
-                            .start(BENCH, request.principal().orElseThrow().getName(), "bench")
+                            .start(BENCH, owner, "bench")
                             .id();
                     return ServerResponse.ok().body(id.toString());
                 })
                 .POST("/api/bench/conversations/{id}/emit", request -> emit(context, request))
                 .POST("/api/bench/persist", request -> persist(context, request))
                 .GET("/api/bench/heap", request -> ServerResponse.ok().body(String.valueOf(heapAfterGc())))
+                .GET("/api/bench/cpu", request -> ServerResponse.ok().body(String.valueOf(cpuNanos())))
                 .build();
     }
 
@@ -125,6 +130,12 @@ public final class ConversationBenchServer {
             System.gc();
         }
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    /** CPU time this process used so far, all threads: what a phase cost, whatever else runs on the machine. */
+    static long cpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     static long micros() {

@@ -1,9 +1,8 @@
 package app.talkide.controlplane.bench;
 
-import java.io.BufferedReader;
+import app.talkide.controlplane.bench.support.StreamReaders;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
@@ -38,6 +37,9 @@ public final class ConversationStreamBench {
             .connectTimeout(Duration.ofSeconds(30))
             .build();
 
+    /** Two selector threads read every subscriber's stream: no thread per stream, one read per ready socket. */
+    private static StreamReaders READERS;
+
     private static URI base;
     private static String basic;
     /** Streams authenticate with a form-login session, as browsers do: Basic would cost a bcrypt per connection. */
@@ -52,8 +54,11 @@ public final class ConversationStreamBench {
         int seconds = Integer.parseInt(args[5]);
         int appenders = Integer.parseInt(args[6]);
         session = login(args[1].split(":")[0], args[1].split(":")[1]);
+        READERS = new StreamReaders(2);
 
         idleStreams(idle);
+        // The server's JIT compiles the streaming path during the first seconds of load: not what we measure.
+        fanOut("warm-up, 100 subscribers, 1000 events/s", 100, 1000, 3);
         fanOut("one conversation, " + subscribers + " subscribers, " + rate + " events/s", subscribers, rate, seconds);
         fanOut("append → browser, one subscriber, 200 events/s", 1, 200, seconds);
         persistence(1, seconds);
@@ -62,6 +67,7 @@ public final class ConversationStreamBench {
     }
 
     private static void idleStreams(int count) throws Exception {
+        System.out.printf("-- opening %d idle browser streams%n", count);
         List<String> conversations = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             conversations.add(post("/api/bench/conversations"));
@@ -79,7 +85,9 @@ public final class ConversationStreamBench {
                     try {
                         open.add(idleStream(conversation));
                     } catch (IOException e) {
-                        failed.incrementAndGet();
+                        if (failed.getAndIncrement() == 0) {
+                            System.out.println("-- first idle stream that failed: " + e.getMessage());
+                        }
                     } finally {
                         connecting.release();
                     }
@@ -113,7 +121,13 @@ public final class ConversationStreamBench {
         InputStream in = socket.getInputStream();
         StringBuilder seen = new StringBuilder();
         byte[] buffer = new byte[1024];
+        // A refusal (404, 302 to the login page) is a whole response too: fail on it instead of waiting for
+        // a retry: line that never comes.
         while (!seen.toString().contains("retry:")) {
+            if (seen.indexOf("\r\n\r\n") > 0 && !seen.toString().startsWith("HTTP/1.1 200")) {
+                socket.close();
+                throw new IOException(seen.toString());
+            }
             int n = in.read(buffer);
             if (n < 0) {
                 socket.close();
@@ -121,36 +135,41 @@ public final class ConversationStreamBench {
             }
             seen.append(new String(buffer, 0, n, StandardCharsets.US_ASCII));
         }
-        if (!seen.toString().startsWith("HTTP/1.1 200")) {
-            socket.close();
-            throw new IOException(seen.toString());
-        }
         return socket;
     }
 
     private static void fanOut(String title, int subscribers, int rate, int seconds) throws Exception {
         String conversation = post("/api/bench/conversations");
         int expected = rate * seconds;
-        List<Subscriber> all = new ArrayList<>();
+        System.out.printf("-- %s for %d s: opening the streams%n", title, seconds);
+        List<StreamReaders.Stream> all = new ArrayList<>();
+        InetSocketAddress address = new InetSocketAddress(base.getHost(), base.getPort());
+        String request = "GET /api/conversations/" + conversation + "/stream HTTP/1.1\r\nHost: " + base.getHost()
+                + "\r\nCookie: " + session + "\r\nAccept: text/event-stream\r\n\r\n";
         for (int i = 0; i < subscribers; i++) {
-            all.add(new Subscriber(conversation, expected));
+            all.add(READERS.open(address, request, expected));
         }
+        long serverCpu = Long.parseLong(get("/api/bench/cpu"));
+        long harnessCpu = ConversationBenchServer.cpuNanos();
         post("/api/bench/conversations/" + conversation + "/emit?rate=" + rate + "&seconds=" + seconds);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (all.stream().anyMatch(s -> s.received.get() < expected && !s.ended) && System.nanoTime() < deadline) {
+        while (all.stream().anyMatch(s -> s.received() < expected && !s.ended()) && System.nanoTime() < deadline) {
             TimeUnit.MILLISECONDS.sleep(100);
         }
-        long samples = all.stream().mapToLong(s -> s.received.get()).sum();
+        serverCpu = Long.parseLong(get("/api/bench/cpu")) - serverCpu;
+        harnessCpu = ConversationBenchServer.cpuNanos() - harnessCpu;
+        long samples = all.stream().mapToLong(StreamReaders.Stream::received).sum();
+        long reads = all.stream().mapToLong(StreamReaders.Stream::reads).sum();
         long[] latencies = new long[(int) samples];
         int at = 0;
-        for (Subscriber subscriber : all) {
-            int n = subscriber.received.get();
+        for (StreamReaders.Stream subscriber : all) {
+            int n = subscriber.received();
             System.arraycopy(subscriber.latencies, 0, latencies, at, n);
             at += n;
             subscriber.close();
         }
         Arrays.sort(latencies);
-        long incomplete = all.stream().filter(s -> s.received.get() < expected).count();
+        long incomplete = all.stream().filter(s -> s.received() < expected).count();
         System.out.printf(
                 "== %s: %d deliveries of %d expected, %d subscribers cut or incomplete; p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms%n",
                 title,
@@ -161,9 +180,24 @@ public final class ConversationStreamBench {
                 quantile(latencies, 0.90),
                 quantile(latencies, 0.99),
                 latencies.length == 0 ? 0 : latencies[latencies.length - 1] / 1000.0);
+        System.out.printf(
+                "   CPU: server %.2f s (%.2f µs per delivery), harness %.2f s; %.1f events per read; load average %s%n",
+                serverCpu / 1e9,
+                serverCpu / 1e3 / Math.max(1, samples),
+                harnessCpu / 1e9,
+                samples / (double) Math.max(1, reads),
+                loadAverage());
+    }
+
+    private static String loadAverage() {
+        return String.format(
+                "%.2f",
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                        .getSystemLoadAverage());
     }
 
     private static void persistence(int appenders, int seconds) throws Exception {
+        System.out.printf("-- persistence, %d appenders for %d s%n", appenders, seconds);
         String[] result = post("/api/bench/persist?appenders=" + appenders + "&seconds=" + seconds)
                 .split(" ");
         long events = Long.parseLong(result[0]);
@@ -228,53 +262,5 @@ public final class ConversationStreamBench {
             throw new IllegalStateException(response.statusCode() + " " + response.body());
         }
         return response.body();
-    }
-
-    /** One browser: reads the stream and notes each event's latency in microseconds. */
-    private static final class Subscriber {
-        final long[] latencies;
-        final AtomicInteger received = new AtomicInteger();
-        final InputStream body;
-        volatile boolean ended;
-
-        Subscriber(String conversation, int expected) throws Exception {
-            latencies = new long[expected];
-            HttpResponse<InputStream> response = HTTP.send(
-                    HttpRequest.newBuilder(base.resolve("/api/conversations/" + conversation + "/stream"))
-                            .header("Cookie", session)
-                            .header("Accept", "text/event-stream")
-                            .GET()
-                            .build(),
-                    HttpResponse.BodyHandlers.ofInputStream());
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException("stream answered " + response.statusCode());
-            }
-            body = response.body();
-            Thread.ofVirtual().start(this::read);
-        }
-
-        private void read() {
-            try (BufferedReader reader = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = reader.readLine()) != null) {
-                    if (line.startsWith("data: {\"t\":")) {
-                        long appended = Long.parseLong(line.substring(11, line.length() - 1));
-                        int n = received.get();
-                        if (n < latencies.length) {
-                            latencies[n] = ConversationBenchServer.micros() - appended;
-                            received.set(n + 1);
-                        }
-                    }
-                }
-            } catch (IOException closed) {
-                // cut by the server (overflow) or closed by the harness
-            } finally {
-                ended = true;
-            }
-        }
-
-        void close() throws IOException {
-            body.close();
-        }
     }
 }

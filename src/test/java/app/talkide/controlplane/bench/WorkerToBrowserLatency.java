@@ -54,8 +54,19 @@ public final class WorkerToBrowserLatency {
         // The first message opens the worker session; its turn is the warm-up.
         post(controlPlane, basic, conversation, "warm-up [[sim:length=50]]");
         String streamPath = "/sessions/" + conversation + "/stream";
-        List<Arrival> direct = subscribe(HttpRequest.newBuilder(worker.resolve(streamPath))
-                .header("X-Worker-Token", signer.sign("GET", streamPath, new byte[0])));
+        // The message reaches the worker asynchronously: its session (and stream) may not exist yet.
+        List<Arrival> direct = null;
+        for (long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); direct == null; ) {
+            try {
+                direct = subscribe(HttpRequest.newBuilder(worker.resolve(streamPath))
+                        .header("X-Worker-Token", signer.sign("GET", streamPath, new byte[0])));
+            } catch (IllegalStateException notYet) {
+                if (System.nanoTime() > deadline) {
+                    throw notYet;
+                }
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
+        }
         List<Arrival> direct2 = subscribe(HttpRequest.newBuilder(worker.resolve(streamPath))
                 .header("X-Worker-Token", signer.sign("GET", streamPath, new byte[0])));
         List<Arrival> browser =

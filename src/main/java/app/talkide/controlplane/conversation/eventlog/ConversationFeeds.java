@@ -7,6 +7,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.stereotype.Component;
 
@@ -22,6 +23,9 @@ public class ConversationFeeds implements DisposableBean {
     private final EventLogRepository repository;
     private final EventLogProperties properties;
     private final ExecutorService readers = Executors.newVirtualThreadPerTaskExecutor();
+    /** Wakes the subscribers of feeds whose last wake-up was less than the fan-out interval ago. */
+    private final ScheduledExecutorService announcer = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("conversation-feed-announcer").daemon().factory());
 
     ConversationFeeds(EventLogRepository repository, EventLogProperties properties) {
         this.repository = repository;
@@ -43,7 +47,15 @@ public class ConversationFeeds implements DisposableBean {
         Feed feed = feeds.compute(conversationId, (id, current) -> {
             Feed joined = current;
             if (joined == null) {
-                joined = new Feed(id, head, properties.ringSize(), repository, readers);
+                joined = new Feed(
+                        id,
+                        head,
+                        properties.ringSize(),
+                        repository,
+                        readers,
+                        announcer,
+                        properties.fanOutInterval().toNanos(),
+                        properties.fanOutWakeupsPerSecond());
                 created[0] = true;
             }
             joined.subscribers.add(subscriber);
@@ -91,5 +103,6 @@ public class ConversationFeeds implements DisposableBean {
     @Override
     public void destroy() {
         readers.shutdownNow();
+        announcer.shutdownNow();
     }
 }

@@ -107,25 +107,33 @@ final class BrowserStream implements FeedSubscriber, AsyncListener {
     private void drain() throws IOException {
         StreamProperties properties = streams.properties();
         while (!closed.get() && feed != null) {
-            List<ConversationEvent> batch = feed.after(cursor, properties.writeBatch());
-            if (batch == null) {
+            Feed.Slice slice = feed.after(cursor, properties.writeBatch(), SseFormat::event);
+            List<ConversationEvent> batch;
+            List<byte[]> parts;
+            if (slice == null) {
                 if (live) {
                     overflow();
                     return;
                 }
                 batch = streams.log().readAfter(conversationId, cursor, properties.replayPage());
+                parts = batch.isEmpty() ? List.of() : List.of(SseFormat.events(batch));
             } else if (live && feed.head() - cursor > properties.queueCapacity()) {
                 overflow();
                 return;
+            } else {
+                batch = slice.events();
+                // The feed's shared encodings, each formatted once however many subscribers write it; copied
+                // straight into the response buffer, so a thousand subscribers allocate nothing per event.
+                parts = slice.encoded();
             }
-            if (batch.isEmpty()) {
+            if (parts.isEmpty()) {
                 live = true;
                 if (heartbeatDue) {
-                    write(SseFormat.HEARTBEAT);
+                    write(List.of(SseFormat.HEARTBEAT));
                 }
                 return;
             }
-            write(SseFormat.events(batch));
+            write(parts);
             if (live) {
                 streams.recordLag(batch.getFirst());
             }
@@ -133,9 +141,12 @@ final class BrowserStream implements FeedSubscriber, AsyncListener {
         }
     }
 
-    private void write(byte[] bytes) throws IOException {
+    /** The parts in one flush. */
+    private void write(List<byte[]> parts) throws IOException {
         var out = async.getResponse().getOutputStream();
-        out.write(bytes);
+        for (byte[] part : parts) {
+            out.write(part);
+        }
         out.flush();
         heartbeatDue = false;
         lastWriteNanos = System.nanoTime();

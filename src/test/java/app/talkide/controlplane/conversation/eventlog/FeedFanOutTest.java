@@ -1,0 +1,121 @@
+package app.talkide.controlplane.conversation.eventlog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import app.talkide.controlplane.conversation.ConversationEvent;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** How a feed shares its events with many subscribers: one encoding per event, wake-ups spaced out. */
+class FeedFanOutTest {
+
+    static final UUID CONVERSATION = UUID.randomUUID();
+    static final long HOUR = Duration.ofHours(1).toNanos();
+
+    final RecordingAnnouncer announcer = new RecordingAnnouncer();
+
+    @AfterEach
+    void shutdown() {
+        announcer.shutdownNow();
+    }
+
+    @Test
+    void eachEventIsEncodedOnceAndTheBytesAreSharedByEverySubscriber() {
+        Feed feed = feed(0, 1_000_000);
+        feed.offer(events(1, 3));
+        AtomicInteger encodings = new AtomicInteger();
+
+        Feed.Slice first = feed.after(0, 10, event -> {
+            encodings.incrementAndGet();
+            return ("id: " + event.seq() + "\n\n").getBytes(StandardCharsets.UTF_8);
+        });
+        Feed.Slice second = feed.after(1, 10, event -> {
+            throw new AssertionError("encoded twice: " + event.seq());
+        });
+
+        assertThat(encodings).hasValue(3);
+        assertThat(first.events()).extracting(ConversationEvent::seq).containsExactly(1L, 2L, 3L);
+        assertThat(second.encoded())
+                .containsExactly(first.encoded().get(1), first.encoded().get(2));
+        assertThat(first.encoded())
+                .extracting(bytes -> new String(bytes, StandardCharsets.UTF_8))
+                .containsExactly("id: 1\n\n", "id: 2\n\n", "id: 3\n\n");
+    }
+
+    @Test
+    void eventsCommittedSoonAfterAWakeUpWaitForTheNextOneAndGoOutTogether() {
+        Feed feed = feed(HOUR, 1_000_000);
+        List<Long> woken = subscribe(feed);
+
+        feed.offer(events(1, 1));
+        feed.offer(events(2, 2));
+        feed.offer(events(3, 3));
+
+        // the first goes out at once; the next two wait for one wake-up, scheduled once
+        assertThat(woken).containsExactly(1L);
+        assertThat(announcer.tasks).hasSize(1);
+        assertThat(announcer.delays.getFirst()).isPositive().isLessThanOrEqualTo(HOUR);
+        announcer.tasks.getFirst().run();
+        assertThat(woken).containsExactly(1L, 3L);
+    }
+
+    @Test
+    void aLargeAudienceIsWokenByTheAnnouncerNotByTheThreadThatCommitted() {
+        // one wake-up a second per conversation: two subscribers make the interval 2 s, above the base
+        Feed feed = feed(Duration.ofMillis(2).toNanos(), 1);
+        List<Long> woken = subscribe(feed);
+        subscribe(feed);
+
+        feed.offer(events(1, 2));
+
+        assertThat(woken).isEmpty();
+        assertThat(announcer.delays).containsExactly(0L);
+        announcer.tasks.getFirst().run();
+        assertThat(woken).containsExactly(2L);
+    }
+
+    private Feed feed(long intervalNanos, int wakeupsPerSecond) {
+        // no gaps in these tests, so the feed never reads the log
+        return new Feed(CONVERSATION, 0, 16, null, Runnable::run, announcer, intervalNanos, wakeupsPerSecond);
+    }
+
+    private static List<Long> subscribe(Feed feed) {
+        List<Long> woken = new ArrayList<>();
+        feed.subscribers.add(woken::add);
+        return woken;
+    }
+
+    private static List<ConversationEvent> events(long from, long to) {
+        return LongStream.rangeClosed(from, to)
+                .mapToObj(seq -> new ConversationEvent(CONVERSATION, seq, "text.delta", "{}", null, Instant.EPOCH))
+                .toList();
+    }
+
+    /** Keeps what the feed schedules, to run it when the test says. */
+    static final class RecordingAnnouncer extends ScheduledThreadPoolExecutor {
+        final List<Runnable> tasks = new ArrayList<>();
+        final List<Long> delays = new ArrayList<>();
+
+        RecordingAnnouncer() {
+            super(1);
+        }
+
+        @Override
+        public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+            tasks.add(command);
+            delays.add(unit.toNanos(delay));
+            return null;
+        }
+    }
+}

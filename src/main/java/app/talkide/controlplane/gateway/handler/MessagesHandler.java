@@ -72,7 +72,9 @@ class MessagesHandler {
 
         long firstOutput = firstOutputTokens(parsed);
         long estimate = price.cost(parsed.estimatedInputTokens(), firstOutput);
+        long budgetStart = System.nanoTime();
         BudgetDecision decision = budgets.preCallCheck(call.worker().userId(), estimate);
+        call.budgetChecked(System.nanoTime() - budgetStart);
         if (decision instanceof Denied denied) {
             budgets.record(call.record(TokenCounts.NONE, 0, CallOutcome.DENIED));
             Responses.error(response, call, Responses.denial(denied));

@@ -63,15 +63,7 @@ public class UserBudgetService {
         for (int attempt = 1; ; attempt++) {
             Windows now = Windows.at(clock.instant(), properties.period());
             UUID id = UUID.randomUUID();
-            Boolean reserved = transactions.execute(status -> {
-                budgets.commitWithoutWaitingForDisk();
-                if (!budgets.reserve(userId, amount, defaults(), now)) {
-                    return false;
-                }
-                budgets.insertReservation(id, userId, amount, now.now(), expiry(now.now()));
-                return true;
-            });
-            if (Boolean.TRUE.equals(reserved)) {
+            if (reserve(id, userId, amount, now)) {
                 return new Reserved(new Reservation(id, userId, amount));
             }
             var row = budgets.find(userId);
@@ -85,6 +77,20 @@ public class UserBudgetService {
                 return denied != null ? denied : BudgetDenials.busy();
             }
         }
+    }
+
+    private boolean reserve(UUID id, String userId, long amount, Windows now) {
+        if (budgets.reservesInOneStatement()) {
+            return budgets.reserveWithRecord(id, userId, amount, defaults(), now, expiry(now.now()));
+        }
+        return Boolean.TRUE.equals(transactions.execute(status -> {
+            budgets.commitWithoutWaitingForDisk();
+            if (!budgets.reserve(userId, amount, defaults(), now)) {
+                return false;
+            }
+            budgets.insertReservation(id, userId, amount, now.now(), expiry(now.now()));
+            return true;
+        }));
     }
 
     /**

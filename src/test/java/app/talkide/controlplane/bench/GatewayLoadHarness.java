@@ -185,12 +185,19 @@ public final class GatewayLoadHarness {
                 .timer();
         var relay =
                 registry.get("talkide.gateway.overhead").tag("phase", "relay").timer();
+        var arrival =
+                registry.get("talkide.gateway.overhead").tag("phase", "arrival").timer();
+        var budget =
+                registry.get("talkide.gateway.overhead").tag("phase", "budget").timer();
         var firstByte = registry.get("talkide.gateway.first.byte").timer();
         System.out.printf(
-                "  gateway's own metrics, cumulative to %s: before upstream mean %.2f ms, upstream headers to first"
-                        + " byte out mean %.2f ms, arrival to first byte out mean %.2f ms%n",
+                "  gateway's own metrics, cumulative to %s: headers to controller (container, security, token) mean"
+                        + " %.2f ms; controller to upstream call mean %.2f ms (budget reservation %.2f ms); upstream"
+                        + " headers to first byte out mean %.2f ms; controller to first byte out mean %.2f ms%n",
                 phase,
+                arrival.mean(TimeUnit.MILLISECONDS),
                 before.mean(TimeUnit.MILLISECONDS),
+                budget.mean(TimeUnit.MILLISECONDS),
                 relay.mean(TimeUnit.MILLISECONDS),
                 firstByte.mean(TimeUnit.MILLISECONDS));
     }

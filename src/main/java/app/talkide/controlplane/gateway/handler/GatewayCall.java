@@ -19,6 +19,8 @@ final class GatewayCall {
     private final GatewayPaths path;
     private final Instant startedAt;
     private final long startNanos;
+    private final long arrivedNanos;
+    private long budgetNanos = -1;
     private long upstreamSentNanos;
     private long upstreamAnsweredNanos;
     private long firstByteNanos;
@@ -27,11 +29,17 @@ final class GatewayCall {
     private @Nullable ModelPrice price;
     private @Nullable CallOutcome outcome;
 
-    GatewayCall(WorkerPrincipal worker, GatewayPaths path, Instant startedAt, long startNanos) {
+    /**
+     * @param startNanos when the controller got the call
+     * @param arrivedNanos when the server had its headers, before the security chain and token check; 0 if
+     *     unknown
+     */
+    GatewayCall(WorkerPrincipal worker, GatewayPaths path, Instant startedAt, long startNanos, long arrivedNanos) {
         this.worker = worker;
         this.path = path;
         this.startedAt = startedAt;
         this.startNanos = startNanos;
+        this.arrivedNanos = arrivedNanos;
     }
 
     String requestId() {
@@ -62,6 +70,10 @@ final class GatewayCall {
         return price;
     }
 
+    void budgetChecked(long tookNanos) {
+        budgetNanos = tookNanos;
+    }
+
     void upstreamSent() {
         upstreamSentNanos = System.nanoTime();
     }
@@ -86,6 +98,18 @@ final class GatewayCall {
     @Nullable
     Duration beforeUpstream() {
         return upstreamSentNanos == 0 ? null : Duration.ofNanos(upstreamSentNanos - startNanos);
+    }
+
+    /** From the request's headers to the controller (the servlet container, security chain, token check). */
+    @Nullable
+    Duration arrival() {
+        return arrivedNanos == 0 || arrivedNanos > startNanos ? null : Duration.ofNanos(startNanos - arrivedNanos);
+    }
+
+    /** The budget reservation (or denial), a part of {@link #beforeUpstream()}. */
+    @Nullable
+    Duration budget() {
+        return budgetNanos < 0 ? null : Duration.ofNanos(budgetNanos);
     }
 
     /** From the upstream's response headers to our first byte out (includes waiting for its first event). */

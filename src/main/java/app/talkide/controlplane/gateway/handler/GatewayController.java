@@ -7,6 +7,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Clock;
+import org.eclipse.jetty.ee11.servlet.ServletContextRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -50,7 +51,7 @@ class GatewayController {
                     "gw_not_found");
             return;
         }
-        GatewayCall call = new GatewayCall(worker, path, clock.instant(), start);
+        GatewayCall call = new GatewayCall(worker, path, clock.instant(), start, arrivedNanos(request));
         response.setHeader("x-talkide-request-id", call.requestId());
         try {
             switch (path) {
@@ -79,7 +80,24 @@ class GatewayController {
             if (before != null && relay != null) {
                 metrics.overhead(call.endpoint(), "before_upstream", before);
                 metrics.overhead(call.endpoint(), "relay", relay);
+                var arrival = call.arrival();
+                if (arrival != null) {
+                    metrics.overhead(call.endpoint(), "arrival", arrival);
+                }
+                var budget = call.budget();
+                if (budget != null) {
+                    metrics.overhead(call.endpoint(), "budget", budget);
+                }
             }
+        }
+    }
+
+    /** When Jetty had the request's headers: the time before the controller is part of what the worker waits. */
+    private static long arrivedNanos(HttpServletRequest request) {
+        try {
+            return ServletContextRequest.getServletContextRequest(request).getHeadersNanoTime();
+        } catch (IllegalStateException notJetty) {
+            return 0; // a mock request in a test: the phase is unknown, not a reason to fail the call
         }
     }
 }

@@ -35,8 +35,11 @@ class GatewayMetrics {
     }
 
     /**
-     * Time the gateway itself spent before the first byte, by phase: {@code before_upstream} (token check,
-     * body, budget reservation) and {@code relay} (from the upstream's headers to our first byte out).
+     * Time the gateway itself spent before the first byte, by phase: {@code arrival} (from the request's
+     * headers to the controller: servlet container, security chain, token check), {@code before_upstream}
+     * (from the controller to the upstream call: body, parsing, budget), {@code budget} (the reservation
+     * alone, a part of {@code before_upstream}) and {@code relay} (from the upstream's headers to our first
+     * byte out).
      */
     void overhead(String endpoint, String phase, Duration added) {
         timer(

@@ -19,19 +19,16 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
  * {@code POST /v1/messages}: check the body, reserve budget, forward, relay while metering, settle.
  * Settlement runs whatever happens after the reservation, so no call leaves money held; if even that
- * fails (the database is gone), the reservation expires on its own.
+ * fails (the database is gone), the reservation expires on its own. It runs after the response ended,
+ * on a thread of its own ({@link Settlements}), so it never delays the worker's next call.
  */
 @Component
 class MessagesHandler {
-
-    private static final Logger log = LoggerFactory.getLogger(MessagesHandler.class);
 
     private final GatewayProperties properties;
     private final Forwarder forwarder;
@@ -39,6 +36,7 @@ class MessagesHandler {
     private final UserBudgetService budgets;
     private final GatewayMetrics metrics;
     private final StallWatchdog watchdog;
+    private final Settlements settlements;
 
     MessagesHandler(
             GatewayProperties properties,
@@ -46,13 +44,15 @@ class MessagesHandler {
             PriceList prices,
             UserBudgetService budgets,
             GatewayMetrics metrics,
-            StallWatchdog watchdog) {
+            StallWatchdog watchdog,
+            Settlements settlements) {
         this.properties = properties;
         this.forwarder = forwarder;
         this.prices = prices;
         this.budgets = budgets;
         this.metrics = metrics;
         this.watchdog = watchdog;
+        this.settlements = settlements;
     }
 
     void handle(GatewayCall call, HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -72,7 +72,9 @@ class MessagesHandler {
 
         long firstOutput = firstOutputTokens(parsed);
         long estimate = price.cost(parsed.estimatedInputTokens(), firstOutput);
+        long budgetStart = System.nanoTime();
         BudgetDecision decision = budgets.preCallCheck(call.worker().userId(), estimate);
+        call.budgetChecked(System.nanoTime() - budgetStart);
         if (decision instanceof Denied denied) {
             budgets.record(call.record(TokenCounts.NONE, 0, CallOutcome.DENIED));
             Responses.error(response, call, Responses.denial(denied));
@@ -85,15 +87,8 @@ class MessagesHandler {
             finish(response);
         } finally {
             long cost = price.cost(outcome.tokens());
-            try {
-                budgets.postCallDebit(reservation, call.record(outcome.tokens(), cost, outcome.outcome()));
-            } catch (RuntimeException e) {
-                log.error(
-                        "Could not settle gateway call {} (reservation {} expires on its own)",
-                        call.requestId(),
-                        reservation.id(),
-                        e);
-            }
+            // The record is made here, so the call's outcome is known before this thread moves on.
+            settlements.settle(reservation, call.record(outcome.tokens(), cost, outcome.outcome()));
             metrics.usage(price.family(), outcome.tokens(), cost);
         }
     }

@@ -9,7 +9,6 @@ import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
@@ -56,8 +55,8 @@ public final class CommandTokenVerifier {
         if (token.length() > MAX_LENGTH) {
             throw new CommandTokenRejected(CommandRejection.OVERSIZED);
         }
-        SignedJWT jwt = parse(token);
-        JWSHeader header = jwt.getHeader();
+        CompactJws jwt = parse(token);
+        JWSHeader header = jwt.header();
         if (!JWSAlgorithm.HS256.equals(header.getAlgorithm())) {
             throw new CommandTokenRejected(CommandRejection.BAD_ALGORITHM);
         }
@@ -102,19 +101,19 @@ public final class CommandTokenVerifier {
         }
     }
 
-    private static SignedJWT parse(String token) throws CommandTokenRejected {
+    private static CompactJws parse(String token) throws CommandTokenRejected {
         return CompactJws.parseStrictly(token).orElseThrow(() -> new CommandTokenRejected(CommandRejection.MALFORMED));
     }
 
-    private static JWTClaimsSet claims(SignedJWT jwt) throws CommandTokenRejected {
+    private static JWTClaimsSet claims(CompactJws jwt) throws CommandTokenRejected {
         try {
-            return jwt.getJWTClaimsSet();
+            return jwt.claims();
         } catch (ParseException | RuntimeException e) {
             throw new CommandTokenRejected(CommandRejection.MALFORMED);
         }
     }
 
-    private static boolean signatureValid(SignedJWT jwt, byte[] key) {
+    private static boolean signatureValid(CompactJws jwt, byte[] key) {
         try {
             return jwt.verify(new MACVerifier(key));
         } catch (JOSEException | RuntimeException e) {

@@ -17,7 +17,6 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.JWTParser;
 import com.nimbusds.jwt.PlainJWT;
-import com.nimbusds.jwt.SignedJWT;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
@@ -54,8 +53,8 @@ public class WorkerTokenVerifier {
         if (token.length() > MAX_LENGTH) {
             throw new WorkerTokenRejected(RejectionReason.OVERSIZED);
         }
-        SignedJWT jwt = parse(token);
-        JWSHeader header = jwt.getHeader();
+        CompactJws jwt = parse(token);
+        JWSHeader header = jwt.header();
         if (!JWSAlgorithm.HS256.equals(header.getAlgorithm())) {
             throw new WorkerTokenRejected(RejectionReason.BAD_ALGORITHM);
         }
@@ -87,7 +86,7 @@ public class WorkerTokenVerifier {
                 tenantEnvironment, conversationId(stringClaim(claims, CONVERSATION)), user, jti, expiresAt);
     }
 
-    private static SignedJWT parse(String token) throws WorkerTokenRejected {
+    private static CompactJws parse(String token) throws WorkerTokenRejected {
         return CompactJws.parseStrictly(token)
                 .orElseThrow(() -> new WorkerTokenRejected(
                         isUnsigned(token) ? RejectionReason.BAD_ALGORITHM : RejectionReason.MALFORMED));
@@ -101,9 +100,9 @@ public class WorkerTokenVerifier {
         }
     }
 
-    private static JWTClaimsSet claims(SignedJWT jwt) throws WorkerTokenRejected {
+    private static JWTClaimsSet claims(CompactJws jwt) throws WorkerTokenRejected {
         try {
-            return jwt.getJWTClaimsSet();
+            return jwt.claims();
         } catch (ParseException | RuntimeException e) {
             throw new WorkerTokenRejected(RejectionReason.MALFORMED);
         }
@@ -137,7 +136,7 @@ public class WorkerTokenVerifier {
         }
     }
 
-    private static boolean signatureValid(SignedJWT jwt, DerivedKey key) {
+    private static boolean signatureValid(CompactJws jwt, DerivedKey key) {
         try {
             // MACVerifier compares in constant time and refuses unknown critical header parameters.
             return jwt.verify(key.verifier());

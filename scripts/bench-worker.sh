@@ -16,12 +16,12 @@ JAR=$(ls target/talkide-control-plane-*.jar | grep -v plain | head -n 1)
 source scripts/lib/java.sh
 psql -h 127.0.0.1 -U postgres -d test -qc "create schema $SCHEMA"
 DATA=$(mktemp -d)
-"$JAVA" -Xmx512m -jar "$JAR" --server.port="$PORT" --talkide.data-dir="$DATA" \
+"$JAVA" ${BENCH_SERVER_OPTS:--Xmx512m} -jar "$JAR" --server.port="$PORT" --talkide.data-dir="$DATA" \
   --spring.datasource.url="$PG_URL?currentSchema=$SCHEMA" --spring.datasource.username=postgres \
   --spring.flyway.schemas="$SCHEMA" --spring.flyway.default-schema="$SCHEMA" \
   --logging.level.root=WARN --logging.level.app.talkide.controlplane.localdev=INFO > "$DATA/app.log" 2>&1 &
 APP=$!
-trap 'kill $APP 2>/dev/null; psql -h 127.0.0.1 -U postgres -d test -qc "drop schema $SCHEMA cascade"' EXIT
+trap 'kill $APP 2>/dev/null; PGOPTIONS="-c client_min_messages=warning" psql -h 127.0.0.1 -U postgres -d test -qc "drop schema $SCHEMA cascade"' EXIT
 for _ in $(seq 1 120); do grep -q "Local mode: tenant-environment" "$DATA/app.log" && break; sleep 1; done
 WORKER=$(sed -nE 's/.*Local mode: tenant-environment demo\/dev .* at (http:[^ ]+).*/\1/p' "$DATA/app.log" | head -n 1)
 KEY=$(cat "$DATA/workers/demo-dev/secret/command-key")

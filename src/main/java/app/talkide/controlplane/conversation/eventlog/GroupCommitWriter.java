@@ -171,7 +171,9 @@ class GroupCommitWriter implements SmartLifecycle {
     @Override
     public void start() {
         running = true;
-        writer = Thread.ofVirtual().name("conversation-event-writer").start(this::run);
+        // A platform thread: it spends its life in blocking JDBC round trips, which on a virtual thread each
+        // cost a hop through the socket poller and back onto a carrier before the next statement goes out.
+        writer = Thread.ofPlatform().name("conversation-event-writer").daemon().start(this::run);
     }
 
     @Override

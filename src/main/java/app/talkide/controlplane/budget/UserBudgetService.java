@@ -143,6 +143,11 @@ public class UserBudgetService {
         Windows now = Windows.at(clock.instant(), properties.period());
         transactions.executeWithoutResult(status -> {
             budgets.commitWithoutWaitingForDisk();
+            if (!reservation.overrun()) {
+                // Before the user's row is locked: the row is held only from its update to the commit,
+                // which is where the user's next reservation, often already waiting, queues.
+                usage.insert(record, 0);
+            }
             boolean ours = budgets.deleteReservation(reservation.id());
             budgets.settle(
                     reservation.userId(),
@@ -151,8 +156,9 @@ public class UserBudgetService {
                     ours ? 1 : 0,
                     record.tokens().uncached(),
                     now);
-            long overrun = reservation.overrun() ? overrunAfterSettling(reservation.userId(), now) : 0;
-            usage.insert(record, overrun);
+            if (reservation.overrun()) {
+                usage.insert(record, overrunAfterSettling(reservation.userId(), now));
+            }
         });
         budgets.awaitDurability();
     }

@@ -64,6 +64,27 @@ class TenantEnvironmentRepository {
                 == 1;
     }
 
+    /**
+     * A new status without a reason, only if it differs (a reason already given for the same status, e.g.
+     * why it is degraded, stays) and never over {@code DELETING} or {@code DELETED}: the check and the
+     * write are one statement, so a worker seen going away during a teardown cannot undo the teardown's
+     * status between a read and a write.
+     */
+    boolean updateStatusUnlessDeleting(TenantEnvironmentId id, TenantEnvironmentStatus status, Instant now) {
+        return jdbc.sql("""
+                        update tenant_environment set status = :status, status_reason = null, updated_at = :now
+                        where tenant = :tenant and env = :env
+                          and status not in ('DELETING', 'DELETED')
+                          and status <> :status
+                        """)
+                        .param("status", status.name())
+                        .param("now", Timestamp.from(now))
+                        .param("tenant", id.tenant())
+                        .param("env", id.env())
+                        .update()
+                == 1;
+    }
+
     private static TenantEnvironment map(ResultSet rs, int row) throws SQLException {
         return new TenantEnvironment(
                 TenantEnvironmentId.of(rs.getString("tenant"), rs.getString("env")),

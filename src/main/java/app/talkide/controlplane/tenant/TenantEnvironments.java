@@ -51,4 +51,13 @@ public class TenantEnvironments {
     public boolean changeStatus(TenantEnvironmentId id, TenantEnvironmentStatus status, @Nullable String reason) {
         return repository.updateStatus(id, status, reason, clock.instant());
     }
+
+    /**
+     * Records what was observed of the worker (ready, starting, unavailable), unless the tenant-environment
+     * is being deleted or is gone; returns whether anything changed.
+     */
+    @Transactional
+    public boolean observeWorker(TenantEnvironmentId id, TenantEnvironmentStatus status) {
+        return repository.updateStatusUnlessDeleting(id, status, clock.instant());
+    }
 }

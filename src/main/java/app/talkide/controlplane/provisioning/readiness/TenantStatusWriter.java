@@ -2,13 +2,11 @@ package app.talkide.controlplane.provisioning.readiness;
 
 import app.talkide.controlplane.provisioning.leader.LeaderElection;
 import app.talkide.controlplane.provisioning.leader.LeadershipChanged;
-import app.talkide.controlplane.tenant.TenantEnvironment;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
 import app.talkide.controlplane.tenant.TenantEnvironments;
 import app.talkide.controlplane.worker.WorkerReadiness;
 import app.talkide.controlplane.worker.WorkerReadinessChanged;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -54,15 +52,10 @@ class TenantStatusWriter {
 
     private void write(TenantEnvironmentId id, WorkerReadiness readiness, String detail) {
         try {
-            Optional<TenantEnvironment> current = tenantEnvironments.find(id);
             TenantEnvironmentStatus wanted = statusOf(readiness);
-            if (current.isEmpty()
-                    || current.get().status() == TenantEnvironmentStatus.DELETING
-                    || current.get().status() == wanted) {
-                return;
+            if (tenantEnvironments.observeWorker(id, wanted)) {
+                log.info("Tenant-environment {} is now {}: {}", id, wanted, detail);
             }
-            tenantEnvironments.changeStatus(id, wanted);
-            log.info("Tenant-environment {} is now {}: {}", id, wanted, detail);
         } catch (RuntimeException e) {
             log.warn("Could not record the status of {}; the next change or leadership retries it", id, e);
         }

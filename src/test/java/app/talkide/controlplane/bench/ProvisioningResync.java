@@ -1,5 +1,7 @@
 package app.talkide.controlplane.bench;
 
+import static org.awaitility.Awaitility.await;
+
 import app.talkide.controlplane.ControlPlaneApplication;
 import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler;
 import app.talkide.controlplane.provisioning.leader.LeaderElection;
@@ -19,9 +21,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -50,10 +54,9 @@ public final class ProvisioningResync {
             var scheduler = app.getBean(ReconcileScheduler.class);
             var reconciler = app.getBean(TenantEnvironmentReconciler.class);
             var meters = app.getBean(MeterRegistry.class);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!app.getBean(LeaderElection.class).isLeader() && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> app.getBean(LeaderElection.class).isLeader());
             if (!app.getBean(LeaderElection.class).isLeader()) {
                 throw new IllegalStateException("The application did not become leader on the mock server");
             }
@@ -67,8 +70,12 @@ public final class ProvisioningResync {
             for (int i = 0; i < count; i++) {
                 putDesiredState(port, TenantEnvironmentId.of("t" + i, "dev"));
             }
-            // Whatever the PUTs triggered, then a first full pass that provisions everything.
-            Thread.sleep(2_000);
+            // Whatever the PUTs triggered (until no pass ends for a quarter of a second), then a first full
+            // pass that provisions everything.
+            AtomicLong lastSeen = new AtomicLong(-1);
+            await().atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> lastSeen.getAndSet(passes(meters)) == passes(meters));
             resyncAndWait(scheduler, meters, count);
             drain(server);
 
@@ -78,10 +85,9 @@ public final class ProvisioningResync {
             long passesBefore = passes(meters);
             long started = System.nanoTime();
             putDesiredState(port, one);
-            long giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-            while (passes(meters) == passesBefore && System.nanoTime() < giveUp) {
-                Thread.sleep(1);
-            }
+            await().atMost(Duration.ofMinutes(1))
+                    .pollInterval(Duration.ofMillis(1))
+                    .until(() -> passes(meters) != passesBefore);
             long oneNanos = System.nanoTime() - started;
             Calls oneCalls = drain(server);
             var result = reconciler.reconcile(one);
@@ -173,10 +179,9 @@ public final class ProvisioningResync {
             throws InterruptedException {
         long before = passes(meters);
         scheduler.resyncAll();
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
-        while (passes(meters) < before + expected && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
+        await().atMost(Duration.ofMinutes(10))
+                .pollInterval(Duration.ofMillis(5))
+                .until(() -> passes(meters) >= before + expected);
     }
 
     private static long passes(MeterRegistry meters) {

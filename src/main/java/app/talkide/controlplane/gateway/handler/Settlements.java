@@ -16,7 +16,7 @@ import org.springframework.stereotype.Component;
 /**
  * Settles calls on a thread of their own once their response has ended. Jetty reads the next request
  * on a keep-alive connection only after the previous one's handler returned, so a settlement on the
- * request's thread (three statements and a wait for the WAL flush) delayed the worker's next call on
+ * request's thread (its statements and a wait for the WAL flush) delayed the worker's next call on
  * that connection; under load that wait was most of its time to first byte. The worker already had
  * every byte either way; nothing it sees depends on when settlement ends.
  *

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 
 /**
@@ -40,31 +39,39 @@ public final class ClosedLoopLoad {
         this.clientThreads = threads;
     }
 
-    /** Runs for warm-up plus measurement; only the measurement window is recorded. */
+    /**
+     * Runs for warm-up plus measurement; only requests that start and end inside the measurement window
+     * are recorded. The clients keep the time themselves and stop at its end.
+     */
     public Result run(IntFunction<byte[]> requestForClient, Duration warmup, Duration measurement) throws Exception {
-        AtomicBoolean recording = new AtomicBoolean(false);
-        AtomicBoolean running = new AtomicBoolean(true);
+        long recordFrom = System.nanoTime() + warmup.toNanos();
+        Window window = new Window(recordFrom, recordFrom + measurement.toNanos());
         List<Client> all = new ArrayList<>();
         for (int i = 0; i < clients; i++) {
-            all.add(new Client(requestForClient.apply(i), recording, running));
+            all.add(new Client(requestForClient.apply(i), window));
         }
         List<Thread> threads = all.stream().map(clientThreads::start).toList();
-        Thread.sleep(warmup.toMillis());
-        recording.set(true);
-        long start = System.nanoTime();
-        Thread.sleep(measurement.toMillis());
-        recording.set(false);
-        long elapsed = System.nanoTime() - start;
-        running.set(false);
         for (Thread thread : threads) {
-            thread.join(10_000);
+            thread.join(warmup.plus(measurement).plusSeconds(10));
         }
         long[] latencies = all.stream()
                 .flatMapToLong(c -> Arrays.stream(c.latencies, 0, c.count))
                 .sorted()
                 .toArray();
         long errors = all.stream().mapToLong(c -> c.errors).sum();
-        return new Result(latencies, errors, elapsed);
+        return new Result(latencies, errors, measurement.toNanos());
+    }
+
+    /** The measurement window, in {@link System#nanoTime()}. */
+    private record Window(long start, long end) {
+
+        boolean over(long now) {
+            return now - end >= 0;
+        }
+
+        boolean contains(long begin, long finish) {
+            return begin - start >= 0 && end - finish > 0;
+        }
     }
 
     /** Latency figures of one run. */
@@ -98,36 +105,34 @@ public final class ClosedLoopLoad {
 
     private final class Client implements Runnable {
         private final byte[] request;
-        private final AtomicBoolean recording;
-        private final AtomicBoolean running;
+        private final Window window;
         long[] latencies = new long[1 << 16];
         int count;
         long errors;
 
-        Client(byte[] request, AtomicBoolean recording, AtomicBoolean running) {
+        Client(byte[] request, Window window) {
             this.request = request;
-            this.recording = recording;
-            this.running = running;
+            this.window = window;
         }
 
         @Override
         public void run() {
-            while (running.get()) {
+            while (!window.over(System.nanoTime())) {
                 try (Socket socket = new Socket(base.getHost(), base.getPort())) {
                     socket.setTcpNoDelay(true);
                     OutputStream out = socket.getOutputStream();
                     InputStream in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
-                    while (running.get()) {
-                        long begin = System.nanoTime();
+                    long begin;
+                    while (!window.over(begin = System.nanoTime())) {
                         out.write(request);
                         out.flush();
                         int status = HttpResponses.readAndDiscard(in);
-                        long took = System.nanoTime() - begin;
+                        long finish = System.nanoTime();
                         if (status / 100 != 2) {
                             errors++;
                         }
-                        if (recording.get()) {
-                            record(took);
+                        if (window.contains(begin, finish)) {
+                            record(finish - begin);
                         }
                     }
                 } catch (IOException e) {

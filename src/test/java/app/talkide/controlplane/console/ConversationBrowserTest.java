@@ -9,6 +9,8 @@ import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.budget.UserBudgetService;
 import app.talkide.controlplane.budget.UserBudgetSettings;
+import app.talkide.controlplane.localdev.LocalWorkerRuntime;
+import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -39,8 +41,13 @@ class ConversationBrowserTest {
     @LocalServerPort
     int port;
 
+    static final TenantEnvironmentId DEMO = TenantEnvironmentId.of("demo", "dev");
+
     @Autowired
     UserBudgetService budgets;
+
+    @Autowired
+    LocalWorkerRuntime workers;
 
     ChromiumBrowser browser;
 
@@ -227,6 +234,38 @@ class ConversationBrowserTest {
         browser.open("/admin");
         waitForText(browser, By.id("usage"), "claude-");
         browser.screenshot("admin");
+        browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void aWorkerThatCannotBeReachedIsSaidPlainlyAndTheWaitingMessageIsAnsweredWhenItIsBack() {
+        createConversation("Worker away");
+        send("Are you there?");
+        awaitTurnEnd(waitFor(browser, ANSWER), "completed");
+
+        // A crash the runtime has not noticed yet: the worker is gone but its address is still handed out,
+        // as a pod's Service routes to it until its readiness probe fails.
+        workers.start(DEMO).orElseThrow().stop();
+        try {
+            send("Still there?");
+            waitForText(browser, By.id("worker-banner"), "Mara’s workspace cannot be reached right now.");
+            assertThat(browser.driver
+                            .findElements(By.cssSelector("#transcript li.user"))
+                            .get(1)
+                            .getText())
+                    .contains("Waiting for Mara…");
+            assertThat(browser.driver.findElements(ANSWER)).hasSize(1);
+            browser.screenshot("conversation-worker-unreachable");
+        } finally {
+            workers.stopWorker(DEMO);
+            workers.start(DEMO);
+        }
+
+        browser.waitUpTo(TURN).until(driver -> driver.findElements(ANSWER).size() == 2);
+        WebElement answer = browser.driver.findElements(ANSWER).get(1);
+        awaitTurnEnd(answer, "completed");
+        assertThat(answerText(answer)).startsWith("Simulated reply to “Still there?”.");
+        browser.waitUpTo(PAGE).until(ExpectedConditions.invisibilityOfElementLocated(By.id("worker-banner")));
         browser.assertNoConsoleErrors();
     }
 

@@ -27,6 +27,12 @@ async function start() {
     renderConversations();
   });
   byId('new-conversation').addEventListener('submit', (event) => { event.preventDefault(); create(); });
+  // Moves the focus itself: following the link would replace the #c=… that reopens the conversation on a
+  // reload. With no conversation open, the place to start is the new conversation's title.
+  byId('skip-link').addEventListener('click', (event) => {
+    event.preventDefault();
+    (byId('message-input') || byId('new-title')).focus();
+  });
   window.addEventListener('hashchange', openFromHash);
   await loadTenantEnvs();
   await loadConversations();

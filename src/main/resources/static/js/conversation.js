@@ -151,6 +151,7 @@ export class ConversationView {
   }
 
   async interrupt() {
+    this.keepFocusFromDisabledButton();
     this.interruptButton.disabled = true;
     try {
       await api(`${this.base}/interrupt`, {method: 'POST'});
@@ -163,9 +164,18 @@ export class ConversationView {
 
   updateControls() {
     const busy = this.transcript.busy();
+    if (!busy) this.keepFocusFromDisabledButton();
     this.interruptButton.disabled = !busy;
     if (!busy) this.interruptButton.textContent = 'Stop answer';
     this.transcriptList.lastElementChild?.scrollIntoView({block: 'end'});
+  }
+
+  /**
+   * A focused button that gets disabled drops the focus on the page's body, and a keyboard user has to
+   * find their place again: move it to the message box, where the next thing to do is.
+   */
+  keepFocusFromDisabledButton() {
+    if (document.activeElement === this.interruptButton) this.input.focus();
   }
 
   showFormError(message) {

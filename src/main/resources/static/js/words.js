@@ -8,7 +8,8 @@ export function turnFailure(data) {
   switch (type) {
     case 'budget_exceeded':
       return {kind: 'budget', headline: 'Your budget for this period is spent.',
-        detail: 'Mara cannot answer until your limit is raised or the period ends. Ask an administrator to raise it.'};
+        detail: 'What is left is less than an answer may cost, so Mara cannot answer until your limit is raised'
+          + ' or the period ends. Ask an administrator to raise it.'};
     case 'interrupted':
       return {kind: 'interrupted', headline: 'Stopped.', detail: 'You interrupted this answer.'};
     case 'worker_restarted':

@@ -5,9 +5,12 @@ import static app.talkide.controlplane.console.ConsoleBrowserSupport.signIn;
 import static app.talkide.controlplane.console.ConsoleBrowserSupport.waitFor;
 import static app.talkide.controlplane.console.ConsoleBrowserSupport.waitForText;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.budget.UserBudgetService;
 import app.talkide.controlplane.budget.UserBudgetSettings;
+import app.talkide.controlplane.localdev.LocalWorkerRuntime;
+import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -38,8 +41,13 @@ class ConversationBrowserTest {
     @LocalServerPort
     int port;
 
+    static final TenantEnvironmentId DEMO = TenantEnvironmentId.of("demo", "dev");
+
     @Autowired
     UserBudgetService budgets;
+
+    @Autowired
+    LocalWorkerRuntime workers;
 
     ChromiumBrowser browser;
 
@@ -176,15 +184,35 @@ class ConversationBrowserTest {
     }
 
     @Test
-    void aSpentBudgetIsSaidPlainlyAndRaisingItOnTheAdminPageLetsTheNextMessageThrough() {
-        budgets.configure("dev", new UserBudgetSettings(0L, null, null, null, null));
+    void spendingTheBudgetDownIsSaidPlainlyAndRaisingItOnTheAdminPageLetsTheNextMessageThrough() {
+        // What is left: $0.07. Before an answer starts the gateway reserves its input and one 4,096-token
+        // output slice at Sonnet's $15 per million (about $0.062), so the first answer fits. It then really
+        // costs its input and 600 output tokens ($0.009), and what is left no longer covers the reservation
+        // of the next answer, whose input also carries the first one.
+        long spentBefore = budgets.status("dev").spentMicros();
+        budgets.configure("dev", new UserBudgetSettings(spentBefore + 70_000, null, null, null, null));
+        browser.driver.navigate().refresh();
+        waitForText(browser, By.id("budget"), "$0.07 left.");
         String conversation = createConversation("Budget");
-        send("Will this be answered?");
 
-        WebElement denied = waitFor(browser, ANSWER);
+        send("Tell me everything at length [[sim:length=600]]");
+        WebElement first = waitFor(browser, ANSWER);
+        awaitTurnEnd(first, "completed");
+        assertThat(first.getText()).contains("600 out");
+        await().atMost(PAGE)
+                .untilAsserted(() -> assertThat(budgets.status("dev").spentMicros() - spentBefore)
+                        .as("what the first answer really cost")
+                        .isGreaterThanOrEqualTo(600 * 15));
+
+        send("Will this be answered?");
+        browser.waitUpTo(TURN).until(driver -> driver.findElements(ANSWER).size() == 2);
+        WebElement denied = browser.driver.findElements(ANSWER).get(1);
         awaitTurnEnd(denied, "failed");
-        assertThat(denied.getText()).contains("Your budget for this period is spent.");
-        waitForText(browser, By.id("budget"), "Nothing left this period.");
+        assertThat(denied.getText())
+                .contains("Your budget for this period is spent.")
+                .contains("less than an answer may cost");
+        browser.waitUpTo(PAGE)
+                .until(driver -> !driver.findElement(By.id("budget")).getText().contains("$0.07 left."));
         browser.screenshot("budget-denied");
 
         browser.driver.findElement(By.id("admin-link")).click();
@@ -198,14 +226,46 @@ class ConversationBrowserTest {
         browser.open("/#c=" + conversation);
         waitForText(browser, By.id("transcript"), "Your budget for this period is spent.");
         send("And now?");
-        browser.waitUpTo(TURN).until(driver -> driver.findElements(ANSWER).size() == 2);
-        WebElement answered = browser.driver.findElements(ANSWER).get(1);
+        browser.waitUpTo(TURN).until(driver -> driver.findElements(ANSWER).size() == 3);
+        WebElement answered = browser.driver.findElements(ANSWER).get(2);
         awaitTurnEnd(answered, "completed");
         assertThat(answerText(answered)).startsWith("Simulated reply to “And now?”.");
 
         browser.open("/admin");
         waitForText(browser, By.id("usage"), "claude-");
         browser.screenshot("admin");
+        browser.assertNoConsoleErrors();
+    }
+
+    @Test
+    void aWorkerThatCannotBeReachedIsSaidPlainlyAndTheWaitingMessageIsAnsweredWhenItIsBack() {
+        createConversation("Worker away");
+        send("Are you there?");
+        awaitTurnEnd(waitFor(browser, ANSWER), "completed");
+
+        // A crash the runtime has not noticed yet: the worker is gone but its address is still handed out,
+        // as a pod's Service routes to it until its readiness probe fails.
+        workers.start(DEMO).orElseThrow().stop();
+        try {
+            send("Still there?");
+            waitForText(browser, By.id("worker-banner"), "Mara’s workspace cannot be reached right now.");
+            assertThat(browser.driver
+                            .findElements(By.cssSelector("#transcript li.user"))
+                            .get(1)
+                            .getText())
+                    .contains("Waiting for Mara…");
+            assertThat(browser.driver.findElements(ANSWER)).hasSize(1);
+            browser.screenshot("conversation-worker-unreachable");
+        } finally {
+            workers.stopWorker(DEMO);
+            workers.start(DEMO);
+        }
+
+        browser.waitUpTo(TURN).until(driver -> driver.findElements(ANSWER).size() == 2);
+        WebElement answer = browser.driver.findElements(ANSWER).get(1);
+        awaitTurnEnd(answer, "completed");
+        assertThat(answerText(answer)).startsWith("Simulated reply to “Still there?”.");
+        browser.waitUpTo(PAGE).until(ExpectedConditions.invisibilityOfElementLocated(By.id("worker-banner")));
         browser.assertNoConsoleErrors();
     }
 

@@ -148,8 +148,8 @@ class IdentityTokenRotationTest {
     void whilePodsMintContinuouslyThroughARotationNoMintFailsUntilTheGraceEnds() throws Exception {
         // The old pod holds the original token; the new pod starts once the Secret holds another one and
         // keeps what it read, as a pod reads the Secret only at start.
-        Minter oldPod = new Minter(original::token);
-        Minter newPod = new Minter(() -> {
+        Minter oldPod = new Minter("old pod", original::token);
+        Minter newPod = new Minter("new pod", () -> {
             String inSecret = secretToken(acme);
             return inSecret.equals(original.token()) ? null : inSecret;
         });
@@ -201,7 +201,13 @@ class IdentityTokenRotationTest {
     private static void mintAgain(Minter... pods) {
         int[] before = Stream.of(pods).mapToInt(pod -> pod.minted.get()).toArray();
         await().atMost(Duration.ofSeconds(30))
-                .failFast("a mint failed", () -> Stream.of(pods).anyMatch(pod -> !pod.failures.isEmpty()))
+                .failFast("a mint failed", () -> {
+                    for (Minter pod : pods) {
+                        assertThat(pod.failures)
+                                .as(pod.name + "'s failed mints")
+                                .isEmpty();
+                    }
+                })
                 .untilAsserted(() -> {
                     for (int i = 0; i < pods.length; i++) {
                         assertThat(pods[i].minted.get()).isGreaterThanOrEqualTo(before[i] + 3);
@@ -212,13 +218,15 @@ class IdentityTokenRotationTest {
     /** A worker pod minting over HTTP in a loop with the token it started with, until stopped. */
     final class Minter implements Runnable {
 
+        final String name;
         private final Supplier<@Nullable String> startToken;
         final AtomicInteger minted = new AtomicInteger();
         final List<String> failures = new CopyOnWriteArrayList<>();
         volatile @Nullable String token;
         volatile boolean running = true;
 
-        Minter(Supplier<@Nullable String> startToken) {
+        Minter(String name, Supplier<@Nullable String> startToken) {
+            this.name = name;
             this.startToken = startToken;
         }
 

@@ -5,16 +5,30 @@ import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.ControlPlaneApplication;
 import app.talkide.controlplane.provisioning.leader.LeaderElection;
+import app.talkide.controlplane.provisioning.objects.NamespaceLimitsBuilder;
 import app.talkide.controlplane.support.TestDatabase;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LimitRange;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -28,7 +42,8 @@ import org.testcontainers.utility.DockerImageName;
 /**
  * The whole provisioning path against a real API server (K3s): the application in {@code kubernetes}
  * mode with its own beans (leader election, scheduler, the reconciler the application defines, the
- * informer), a tenant-environment set through the admin API, and the objects appearing in the cluster.
+ * informer), a tenant-environment set through the admin API with its own worker image, and every object it
+ * owns appearing in the cluster, the Deployment running that image.
  * Needs Docker; skipped where there is none (the development machines), run in CI where there is.
  */
 @Testcontainers(disabledWithoutDocker = true)
@@ -36,6 +51,8 @@ class RealClusterProvisioningTest {
 
     @Container
     static final K3sContainer k3s = new K3sContainer(DockerImageName.parse("rancher/k3s:v1.31.4-k3s1"));
+
+    static final String IMAGE = "ghcr.io/talkide/worker:test";
 
     @TempDir
     Path dataDir;
@@ -66,40 +83,45 @@ class RealClusterProvisioningTest {
                             .header("Authorization", TestHttp.basic("dev", "dev"))
                             .header("Content-Type", "application/json")
                             .PUT(java.net.http.HttpRequest.BodyPublishers.ofString(
-                                    "{\"image\":\"ghcr.io/talkide/worker:test\"}"))
+                                    "{\"workerImage\":\"" + IMAGE + "\"}"))
                             .build());
             assertThat(put.status()).isBetween(200, 299);
+            // An unknown field would be ignored and the default image used: check the API took it.
+            assertThat(put.json().path("desiredState").path("workerImage").asString())
+                    .isEqualTo(IMAGE);
 
             String namespace = acme.namespace();
+            // Every object docs/provisioning.md lists, by kind and name.
+            Map<Class<? extends HasMetadata>, String> objects = new LinkedHashMap<>();
+            objects.put(ResourceQuota.class, NamespaceLimitsBuilder.NAME);
+            objects.put(LimitRange.class, NamespaceLimitsBuilder.NAME);
+            objects.put(ServiceAccount.class, ManagedNames.WORKER);
+            objects.put(Role.class, ManagedNames.WORKER);
+            objects.put(RoleBinding.class, ManagedNames.WORKER);
+            objects.put(Secret.class, ManagedNames.WORKER_SECRET);
+            objects.put(PersistentVolumeClaim.class, ManagedNames.SESSIONS_VOLUME);
+            objects.put(NetworkPolicy.class, ManagedNames.WORKER);
+            objects.put(Service.class, ManagedNames.WORKER);
+            objects.put(Deployment.class, ManagedNames.WORKER);
             await().atMost(Duration.ofSeconds(120)).untilAsserted(() -> {
-                assertThat(client.namespaces().withName(namespace).get()).isNotNull();
-                assertThat(client.serviceAccounts()
-                                .inNamespace(namespace)
-                                .withName(ManagedNames.WORKER)
-                                .get())
+                assertThat(client.namespaces().withName(namespace).get())
+                        .as("Namespace")
                         .isNotNull();
-                assertThat(client.secrets()
+                objects.forEach((kind, name) -> assertThat(client.resources(kind)
                                 .inNamespace(namespace)
-                                .withName(ManagedNames.WORKER_SECRET)
+                                .withName(name)
                                 .get())
-                        .isNotNull();
-                assertThat(client.persistentVolumeClaims()
-                                .inNamespace(namespace)
-                                .withName(ManagedNames.SESSIONS_VOLUME)
-                                .get())
-                        .isNotNull();
-                assertThat(client.apps()
-                                .deployments()
-                                .inNamespace(namespace)
-                                .withName(ManagedNames.WORKER)
-                                .get())
-                        .isNotNull();
-                assertThat(client.services()
-                                .inNamespace(namespace)
-                                .withName(ManagedNames.WORKER)
-                                .get())
-                        .isNotNull();
+                        .as(kind.getSimpleName() + " " + name)
+                        .isNotNull());
             });
+            Deployment deployment = client.apps()
+                    .deployments()
+                    .inNamespace(namespace)
+                    .withName(ManagedNames.WORKER)
+                    .get();
+            assertThat(deployment.getSpec().getTemplate().getSpec().getContainers())
+                    .singleElement()
+                    .satisfies(container -> assertThat(container.getImage()).isEqualTo(IMAGE));
             assertThat(client.namespaces()
                             .withName(namespace)
                             .get()

@@ -8,6 +8,7 @@ import app.talkide.controlplane.provisioning.objects.TenantNamespaceBuilder;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -80,7 +81,11 @@ final class ApplyStep {
                         : object instanceof Secret
                                 ? liveSecret
                                 : object instanceof Deployment ? liveDeployment : applier.read(object);
-                ObjectApplier.Outcome outcome = applier.apply(object, live);
+                HasMetadata wanted =
+                        object instanceof PersistentVolumeClaim claim && live instanceof PersistentVolumeClaim liveClaim
+                                ? VolumeExpansion.neverShrink(claim, liveClaim)
+                                : object;
+                ObjectApplier.Outcome outcome = applier.apply(wanted, live);
                 if (outcome.wrote()) {
                     written.add(object.getKind());
                 } else if (outcome == ObjectApplier.Outcome.TERMINATING && degraded == null) {

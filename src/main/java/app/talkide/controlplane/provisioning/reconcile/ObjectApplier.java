@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * The one apply step: compares a desired object with its live version and writes only when they differ on
  * the fields the control plane owns: create when missing, patch when changed. The patched object is the live
  * one with the desired one merged in as RFC 7386 would (maps merged, lists and values replaced: containers,
- * rules and ports are ours whole, while labels or annotations others add survive), sent as the JSON Patch
+ * rules and ports are ours whole, and so are label selectors, while labels or annotations others add survive), sent as the JSON Patch
  * between the two. A JSON Patch rather than the merge patch itself, because the CRUD mock server used in the
  * tests appends lists on a merge patch, and every production path must run there too (SPEC §8).
  */
@@ -55,7 +55,8 @@ final class ObjectApplier {
             return Outcome.UNCHANGED;
         }
         @SuppressWarnings("unchecked")
-        Map<String, Object> merged = MergePatch.apply(tree(live), (Map<String, Object>) tree(desired));
+        Map<String, Object> merged =
+                MergePatch.apply(tree(live), (Map<String, Object>) tree(desired), OwnedFields.SELECTORS);
         HasMetadata patched = serialization.convertValue(merged, live.getClass());
         client.resource(live).patch(PatchContext.of(PatchType.JSON), patched);
         return Outcome.PATCHED;

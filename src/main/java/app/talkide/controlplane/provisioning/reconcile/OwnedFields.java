@@ -11,12 +11,16 @@ import org.jspecify.annotations.Nullable;
  * Whether a live object still has every field the control plane sets, as the builders set it. Fields the API
  * server or other controllers add (defaults, status, cluster IPs, annotations) are not ours and are ignored;
  * lists must match element by element, so an added container or environment variable counts as drift.
- * Quantities are compared by value, because the API server may rewrite {@code 0.5} as {@code 500m}.
+ * Quantities are compared by value, because the API server may rewrite {@code 0.5} as {@code 500m}. Label
+ * selectors are the exception to "maps as subsets": a key added to a selector narrows what it selects (a
+ * Service without endpoints, a NetworkPolicy that no longer covers every pod), so they are owned whole.
  */
 final class OwnedFields {
 
     /** Top-level fields that are never ours to compare. */
     private static final Set<String> NOT_OURS = Set.of("apiVersion", "kind", "status");
+    /** Label selectors (Service, Deployment, NetworkPolicy peers and target): an extra key is drift. */
+    static final Set<String> SELECTORS = Set.of("selector", "podSelector", "namespaceSelector");
     /** Parents under which string values are resource quantities. */
     private static final Set<String> QUANTITY_PARENTS =
             Set.of("requests", "limits", "hard", "default", "defaultRequest", "max", "min");
@@ -28,14 +32,16 @@ final class OwnedFields {
             if (NOT_OURS.contains(key)) {
                 continue;
             }
-            if (!matchValue(key, field.getValue(), live.get(key))) {
+            if (!matchValue(key, field.getValue(), live.get(key), false)) {
                 return false;
             }
         }
         return true;
     }
 
-    private static boolean matchValue(String key, @Nullable Object wanted, @Nullable Object live) {
+    /** @param whole whether {@code wanted} is (inside) a selector, where the live value may have nothing more */
+    private static boolean matchValue(String key, @Nullable Object wanted, @Nullable Object live, boolean whole) {
+        whole = whole || SELECTORS.contains(key);
         if (wanted == null) {
             return true;
         }
@@ -46,13 +52,18 @@ final class OwnedFields {
             if (!(live instanceof Map<?, ?> liveMap)) {
                 return false;
             }
+            if (whole
+                    && liveMap.entrySet().stream()
+                            .anyMatch(entry -> !wantedMap.containsKey(entry.getKey()) && !isEmpty(entry.getValue()))) {
+                return false;
+            }
             for (Map.Entry<?, ?> entry : wantedMap.entrySet()) {
                 String childKey = String.valueOf(entry.getKey());
                 boolean quantities = QUANTITY_PARENTS.contains(key);
                 Object liveValue = liveMap.get(entry.getKey());
                 boolean same = quantities && isScalar(entry.getValue())
                         ? sameQuantity(entry.getValue(), liveValue)
-                        : matchValue(childKey, entry.getValue(), liveValue);
+                        : matchValue(childKey, entry.getValue(), liveValue, whole);
                 if (!same) {
                     return false;
                 }
@@ -64,13 +75,19 @@ final class OwnedFields {
                 return false;
             }
             for (int i = 0; i < wantedList.size(); i++) {
-                if (!matchValue(key, wantedList.get(i), liveList.get(i))) {
+                if (!matchValue(key, wantedList.get(i), liveList.get(i), whole)) {
                     return false;
                 }
             }
             return true;
         }
         return String.valueOf(wanted).equals(String.valueOf(live));
+    }
+
+    private static boolean isEmpty(@Nullable Object value) {
+        return value == null
+                || value instanceof Map<?, ?> map && map.isEmpty()
+                || value instanceof List<?> list && list.isEmpty();
     }
 
     private static boolean isScalar(@Nullable Object value) {

@@ -53,6 +53,34 @@ class OwnedFieldsTest {
     }
 
     @Test
+    void aKeyAddedToASelectorIsDriftWhileOneAddedToTheLabelsIsNot() {
+        Map<String, Object> desired = Map.of(
+                "metadata", Map.of("labels", Map.of("app", "worker")),
+                "spec", Map.of("selector", Map.of("app", "worker"), "podSelector", Map.of()));
+        Map<String, Object> labelAdded = Map.of(
+                "metadata", Map.of("labels", Map.of("app", "worker", "theirs", "1")),
+                "spec", Map.of("selector", Map.of("app", "worker"), "podSelector", Map.of("matchLabels", Map.of())));
+        Map<String, Object> selectorNarrowed = Map.of(
+                "metadata", Map.of("labels", Map.of("app", "worker")),
+                "spec", Map.of("selector", Map.of("app", "worker", "theirs", "1"), "podSelector", Map.of()));
+        Map<String, Object> targetNarrowed = Map.of(
+                "metadata",
+                Map.of("labels", Map.of("app", "worker")),
+                "spec",
+                Map.of(
+                        "selector",
+                        Map.of("app", "worker"),
+                        "podSelector",
+                        Map.of("matchLabels", Map.of("only", "these"))));
+        assertThat(OwnedFields.match(desired, labelAdded)).isTrue();
+        assertThat(OwnedFields.match(desired, selectorNarrowed)).isFalse();
+        assertThat(OwnedFields.match(desired, targetNarrowed)).isFalse();
+
+        Map<String, Object> merged = MergePatch.apply(selectorNarrowed, desired, OwnedFields.SELECTORS);
+        assertThat(merged.get("spec")).isEqualTo(desired.get("spec"));
+    }
+
+    @Test
     void mergePatchMergesMapsAndReplacesLists() {
         Map<String, Object> live = Map.of(
                 "metadata", Map.of("labels", Map.of("theirs", "1"), "uid", "u"),
@@ -60,7 +88,7 @@ class OwnedFieldsTest {
         Map<String, Object> desired = Map.of(
                 "metadata", Map.of("labels", Map.of("ours", "2")),
                 "spec", Map.of("containers", List.of(Map.of("name", "worker", "image", "good"))));
-        Map<String, Object> merged = MergePatch.apply(live, desired);
+        Map<String, Object> merged = MergePatch.apply(live, desired, OwnedFields.SELECTORS);
         assertThat(merged.get("metadata")).isEqualTo(Map.of("labels", Map.of("theirs", "1", "ours", "2"), "uid", "u"));
         assertThat(merged.get("spec")).isEqualTo(desired.get("spec"));
     }

@@ -26,6 +26,15 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -40,8 +49,8 @@ import org.springframework.context.annotation.Primary;
 /**
  * Rotation end to end against the (mock) API server: the new token in the Secret next to the unchanged
  * command key, the Deployment rolled, both tokens minting through the grace period, the old one refused
- * after it; on demand through the admin API, automatically at 80 % of the lifetime, and finished after
- * an interruption.
+ * after it; on demand through the admin API (also with both pods minting continuously over HTTP while it
+ * runs), automatically at 80 % of the lifetime, and finished after an interruption.
  */
 @DatabaseTest
 @EnableKubernetesMockClient(crud = true)
@@ -55,7 +64,10 @@ import org.springframework.context.annotation.Primary;
             "talkide.provisioning.schedule.resync-interval=1h",
             "talkide.provisioning.rotation.check-interval=1h",
             // Verification re-reads the table at once, so a test sees revocations without waiting.
-            "talkide.tokens.identity-cache-ttl=0s"
+            "talkide.tokens.identity-cache-ttl=0s",
+            // The mint rate limit is not under test: with the test clock standing still between steps, its
+            // bucket would never refill while pods mint continuously.
+            "talkide.tokens.mint.burst=1000000"
         })
 @Import(ClockTestConfiguration.class)
 class IdentityTokenRotationTest {
@@ -130,6 +142,113 @@ class IdentityTokenRotationTest {
         clock.advance(Duration.ofSeconds(2));
         assertThat(mint(original.token())).isEqualTo(401);
         assertThat(mint(fresh)).isEqualTo(200);
+    }
+
+    @Test
+    void whilePodsMintContinuouslyThroughARotationNoMintFailsUntilTheGraceEnds() throws Exception {
+        // The old pod holds the original token; the new pod starts once the Secret holds another one and
+        // keeps what it read, as a pod reads the Secret only at start.
+        Minter oldPod = new Minter("old pod", original::token);
+        Minter newPod = new Minter("new pod", () -> {
+            String inSecret = secretToken(acme);
+            return inSecret.equals(original.token()) ? null : inSecret;
+        });
+        ExecutorService pods = Executors.newFixedThreadPool(2);
+        try {
+            pods.submit(oldPod);
+            pods.submit(newPod);
+            await().atMost(Duration.ofSeconds(30)).until(() -> oldPod.minted.get() >= 5);
+
+            Instant rotatedAt = clock.instant();
+            TestHttp.Response rotation = http.postJson(
+                    "/api/admin/tenant-environments/" + acme.tenant() + "/" + acme.env() + "/identity-tokens/rotate",
+                    "",
+                    "Authorization",
+                    TestHttp.basic("dev", "dev"));
+            assertThat(rotation.status()).isEqualTo(200);
+            Instant graceEndsAt =
+                    Instant.parse(rotation.json().path("graceEndsAt").asString());
+            assertThat(graceEndsAt).isEqualTo(rotatedAt.plus(tokenProperties.rotationGrace()));
+            assertThat(rolledAt(acme)).isEqualTo(rotatedAt.toString());
+            mintAgain(oldPod, newPod);
+
+            // Through the grace period a minute at a time, both pods minting at every step, up to its last second.
+            Duration step = Duration.ofMinutes(1);
+            while (clock.instant().plus(step).isBefore(graceEndsAt.minusSeconds(1))) {
+                clock.advance(step);
+                mintAgain(oldPod, newPod);
+            }
+            clock.set(graceEndsAt.minusSeconds(1));
+            mintAgain(oldPod, newPod);
+        } finally {
+            oldPod.running = false;
+            newPod.running = false;
+            pods.shutdown();
+            assertThat(pods.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        }
+
+        assertThat(oldPod.failures).isEmpty();
+        assertThat(newPod.failures).isEmpty();
+        assertThat(oldPod.token).isEqualTo(original.token());
+        assertThat(newPod.token).isEqualTo(secretToken(acme)).isNotEqualTo(original.token());
+        // After the grace the old pod (had it not been replaced) is refused; the new one is not.
+        clock.advance(Duration.ofSeconds(2));
+        assertThat(mint(original.token())).isEqualTo(401);
+        assertThat(mint(newPod.token)).isEqualTo(200);
+    }
+
+    /** Waits until each pod has minted a few more times at the clock's current time. */
+    private static void mintAgain(Minter... pods) {
+        int[] before = Stream.of(pods).mapToInt(pod -> pod.minted.get()).toArray();
+        await().atMost(Duration.ofSeconds(30))
+                .failFast("a mint failed", () -> {
+                    for (Minter pod : pods) {
+                        assertThat(pod.failures)
+                                .as(pod.name + "'s failed mints")
+                                .isEmpty();
+                    }
+                })
+                .untilAsserted(() -> {
+                    for (int i = 0; i < pods.length; i++) {
+                        assertThat(pods[i].minted.get()).isGreaterThanOrEqualTo(before[i] + 3);
+                    }
+                });
+    }
+
+    /** A worker pod minting over HTTP in a loop with the token it started with, until stopped. */
+    final class Minter implements Runnable {
+
+        final String name;
+        private final Supplier<@Nullable String> startToken;
+        final AtomicInteger minted = new AtomicInteger();
+        final List<String> failures = new CopyOnWriteArrayList<>();
+        volatile @Nullable String token;
+        volatile boolean running = true;
+
+        Minter(String name, Supplier<@Nullable String> startToken) {
+            this.name = name;
+            this.startToken = startToken;
+        }
+
+        @Override
+        public void run() {
+            while (running) {
+                try {
+                    if (token == null) {
+                        token = startToken.get(); // not started yet: no token for it in the Secret
+                        continue;
+                    }
+                    int status = mint(token);
+                    if (status == 200) {
+                        minted.incrementAndGet();
+                    } else {
+                        failures.add("HTTP " + status + " at " + clock.instant());
+                    }
+                } catch (RuntimeException e) {
+                    failures.add(e + " at " + clock.instant());
+                }
+            }
+        }
     }
 
     @Test

@@ -1,0 +1,380 @@
+package app.talkide.controlplane.provisioning.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import app.talkide.controlplane.provisioning.AnotherReplicaLeads;
+import app.talkide.controlplane.provisioning.ManagedNames;
+import app.talkide.controlplane.provisioning.MockApiRequests;
+import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler;
+import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler.ReconcileResult;
+import app.talkide.controlplane.provisioning.desired.DesiredStateSpec;
+import app.talkide.controlplane.provisioning.desired.DesiredStates;
+import app.talkide.controlplane.provisioning.objects.NamespaceLimitsBuilder;
+import app.talkide.controlplane.provisioning.objects.WorkerSecretBuilder;
+import app.talkide.controlplane.support.DatabaseTest;
+import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
+import app.talkide.controlplane.tenant.TenantEnvironments;
+import app.talkide.controlplane.token.identity.IdentityTokens;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.LimitRange;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Primary;
+import org.springframework.test.annotation.DirtiesContext;
+
+/**
+ * Drift by hand: an owned field of each kind edited in the cluster is put back by the next pass, with one
+ * patch and nothing else, and the pass after that writes nothing. Besides what
+ * {@code KubernetesTenantEnvironmentReconcilerTest} edits (Deployment, Role, Namespace label, the Secret's
+ * token): what the API server cannot change is not tested as drift (a RoleBinding's {@code roleRef} is
+ * immutable), and a session volume grown by hand is not drift (a claim can only grow). A namespace deleted
+ * by hand is recreated with everything in it.
+ */
+@DirtiesContext
+@DatabaseTest
+@EnableKubernetesMockClient(crud = true)
+@SpringBootTest(
+        properties = {
+            "talkide.worker.runtime=kubernetes",
+            "talkide.provisioning.control-plane-namespace=talkide-prod",
+            "talkide.provisioning.leader.lease-namespace=" + AnotherReplicaLeads.LEASE_NAMESPACE
+        })
+class HandEditedObjectsRepairTest {
+
+    static KubernetesClient client;
+    static KubernetesMockServer server;
+
+    /** A patient client, as in {@code KubernetesTenantEnvironmentReconcilerTest}; this application never leads. */
+    @BeforeAll
+    static void patientClient() {
+        client = new KubernetesClientBuilder()
+                .withConfig(new ConfigBuilder(client.getConfiguration())
+                        .withRequestTimeout(60_000)
+                        .build())
+                .build();
+        AnotherReplicaLeads.hold(client);
+    }
+
+    @AfterAll
+    static void closeClient() {
+        client.close();
+    }
+
+    @TestConfiguration
+    static class MockCluster {
+        @Bean
+        @Primary
+        KubernetesClient mockKubernetesClient() {
+            return client;
+        }
+    }
+
+    /** Everything the control plane creates inside the namespace, by kind and name. */
+    static final Map<Class<? extends HasMetadata>, String> OBJECTS = Map.of(
+            ResourceQuota.class, NamespaceLimitsBuilder.NAME,
+            LimitRange.class, NamespaceLimitsBuilder.NAME,
+            ServiceAccount.class, ManagedNames.WORKER,
+            Role.class, ManagedNames.WORKER,
+            RoleBinding.class, ManagedNames.WORKER,
+            Secret.class, ManagedNames.WORKER_SECRET,
+            PersistentVolumeClaim.class, ManagedNames.SESSIONS_VOLUME,
+            NetworkPolicy.class, ManagedNames.WORKER,
+            Service.class, ManagedNames.WORKER,
+            Deployment.class, ManagedNames.WORKER);
+
+    @Autowired
+    TenantEnvironmentReconciler reconciler;
+
+    @Autowired
+    DesiredStates desiredStates;
+
+    @Autowired
+    TenantEnvironments tenantEnvironments;
+
+    @Autowired
+    IdentityTokens identityTokens;
+
+    MockApiRequests requests;
+    TenantEnvironmentId id;
+
+    @BeforeEach
+    void provisioned() {
+        requests = new MockApiRequests(server);
+        id = TenantEnvironmentId.of("t" + UUID.randomUUID().toString().substring(0, 8), "dev");
+        desiredStates.put(id, DesiredStateSpec.DEFAULTS);
+        assertThat(reconciler.reconcile(id).writes()).isEqualTo(11);
+    }
+
+    /**
+     * One hand edit per kind: what it does to the live object, and how to tell it was put back. Each also
+     * changes a managed label, which every kind carries.
+     */
+    record HandEdit<T extends HasMetadata>(Class<T> kind, Consumer<T> edit, Consumer<T> repaired) {
+
+        @Override
+        public String toString() {
+            return kind.getSimpleName();
+        }
+    }
+
+    static Stream<Arguments> handEdits() {
+        return Stream.of(
+                        new HandEdit<>(
+                                Service.class,
+                                service -> {
+                                    service.getSpec().setSelector(Map.of("app", "someone-else"));
+                                    service.getSpec().getPorts().get(0).setPort(9090);
+                                    service.getSpec().getPorts().get(0).setTargetPort(new IntOrString(9090));
+                                },
+                                service -> {
+                                    assertThat(service.getSpec().getSelector())
+                                            .isEqualTo(Map.of(
+                                                    "app.kubernetes.io/name",
+                                                    ManagedNames.WORKER,
+                                                    "app.kubernetes.io/instance",
+                                                    service.getMetadata().getNamespace()));
+                                    assertThat(service.getSpec().getPorts())
+                                            .singleElement()
+                                            .satisfies(port -> {
+                                                assertThat(port.getPort()).isEqualTo(ManagedNames.WORKER_PORT);
+                                                assertThat(port.getTargetPort().getStrVal())
+                                                        .isEqualTo("http");
+                                            });
+                                }),
+                        new HandEdit<>(
+                                NetworkPolicy.class,
+                                policy -> {
+                                    // An ingress rule without "from" admits every source: the worker open to all.
+                                    policy.getSpec().getIngress().get(0).setFrom(List.of());
+                                    // Narrowed from every pod to some: the others would no longer be isolated.
+                                    policy.getSpec()
+                                            .setPodSelector(new LabelSelectorBuilder()
+                                                    .withMatchLabels(Map.of("only", "these"))
+                                                    .build());
+                                },
+                                policy -> {
+                                    assertThat(policy.getSpec().getPodSelector().getMatchLabels())
+                                            .isNullOrEmpty();
+                                    assertThat(policy.getSpec().getIngress())
+                                            .singleElement()
+                                            .satisfies(rule -> assertThat(rule.getFrom())
+                                                    .singleElement()
+                                                    .satisfies(peer -> {
+                                                        assertThat(peer.getNamespaceSelector()
+                                                                        .getMatchLabels())
+                                                                .containsEntry(
+                                                                        "kubernetes.io/metadata.name", "talkide-prod");
+                                                        assertThat(peer.getPodSelector()
+                                                                        .getMatchLabels())
+                                                                .isNotEmpty();
+                                                    }));
+                                }),
+                        new HandEdit<>(
+                                ResourceQuota.class,
+                                quota -> {
+                                    quota.getSpec().getHard().put("pods", new Quantity("1000"));
+                                    quota.getSpec().getHard().remove("count/jobs.batch");
+                                },
+                                quota -> assertThat(quota.getSpec().getHard())
+                                        .containsEntry("pods", new Quantity("20"))
+                                        .containsEntry("count/jobs.batch", new Quantity("10"))),
+                        new HandEdit<>(
+                                LimitRange.class,
+                                limits -> limits.getSpec()
+                                        .getLimits()
+                                        .get(0)
+                                        .getDefault()
+                                        .put("cpu", new Quantity("64")),
+                                limits -> assertThat(limits.getSpec().getLimits())
+                                        .singleElement()
+                                        .satisfies(limit -> assertThat(limit.getDefault())
+                                                .containsEntry("cpu", new Quantity("2")))),
+                        // Only metadata: access modes and storage class are immutable, the size can only grow (below).
+                        new HandEdit<>(PersistentVolumeClaim.class, claim -> {}, claim -> {}),
+                        // The control plane sets no field of a ServiceAccount beyond its metadata.
+                        new HandEdit<>(ServiceAccount.class, account -> {}, account -> {}),
+                        new HandEdit<>(
+                                RoleBinding.class,
+                                binding -> binding.getSubjects()
+                                        .add(new SubjectBuilder()
+                                                .withKind("ServiceAccount")
+                                                .withName("default")
+                                                .withNamespace("elsewhere")
+                                                .build()),
+                                binding -> assertThat(binding.getSubjects())
+                                        .singleElement()
+                                        .satisfies(subject -> {
+                                            assertThat(subject.getName()).isEqualTo(ManagedNames.WORKER);
+                                            assertThat(subject.getNamespace())
+                                                    .isEqualTo(binding.getMetadata()
+                                                            .getNamespace());
+                                        })))
+                .map(Arguments::of);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("handEdits")
+    <T extends HasMetadata> void anOwnedFieldEditedByHandIsPutBackByOnePatchAndThenLeftAlone(HandEdit<T> handEdit) {
+        String name = OBJECTS.get(handEdit.kind());
+        var resource =
+                client.resources(handEdit.kind()).inNamespace(id.namespace()).withName(name);
+        resource.edit(live -> {
+            handEdit.edit().accept(live);
+            live.getMetadata().getLabels().put("app.kubernetes.io/part-of", "something-else");
+            live.getMetadata().getLabels().put("added-by", "someone");
+            return live;
+        });
+        requests.drain();
+
+        ReconcileResult repair = reconciler.reconcile(id);
+
+        assertThat(repair.degradedReason()).isNull();
+        assertThat(repair.writes()).isEqualTo(1);
+        assertThat(requests.writes())
+                .singleElement()
+                .satisfies(line -> assertThat(line).startsWith("PATCH ").contains("/" + name));
+        T live = resource.get();
+        handEdit.repaired().accept(live);
+        assertThat(live.getMetadata().getLabels())
+                .containsAllEntriesOf(ManagedNames.labelsOf(id))
+                .containsEntry("added-by", "someone");
+        assertThat(desiredStates.get(id).driftRepairs()).isEqualTo(1);
+
+        assertThat(reconciler.reconcile(id).writes()).isZero();
+        assertThat(requests.writes()).isEmpty();
+    }
+
+    @Test
+    void aSessionVolumeGrownByHandIsNotShrunkBack() {
+        var claim = client.persistentVolumeClaims().inNamespace(id.namespace()).withName(ManagedNames.SESSIONS_VOLUME);
+        claim.edit(live -> {
+            live.getSpec().getResources().getRequests().put("storage", new Quantity("50Gi"));
+            return live;
+        });
+        requests.drain();
+
+        // The API server refuses a smaller request, so putting the desired 10Gi back would fail every pass.
+        ReconcileResult pass = reconciler.reconcile(id);
+
+        assertThat(pass.degradedReason()).isNull();
+        assertThat(pass.writes()).isZero();
+        assertThat(requests.writes()).isEmpty();
+        assertThat(claim.get().getSpec().getResources().getRequests()).containsEntry("storage", new Quantity("50Gi"));
+        assertThat(desiredStates.get(id).driftRepairs()).isZero();
+    }
+
+    @Test
+    void aLargerDesiredSessionVolumeIsStillApplied() {
+        desiredStates.put(id, new DesiredStateSpec(null, null, null, "20Gi", null, null));
+
+        assertThat(reconciler.reconcile(id).writes()).isEqualTo(1);
+
+        assertThat(client.persistentVolumeClaims()
+                        .inNamespace(id.namespace())
+                        .withName(ManagedNames.SESSIONS_VOLUME)
+                        .get()
+                        .getSpec()
+                        .getResources()
+                        .getRequests())
+                .containsEntry("storage", new Quantity("20Gi"));
+    }
+
+    @Test
+    void aNamespaceDeletedByHandIsRecreatedWithEverythingInItOnceItIsGone() {
+        String oldToken = WorkerSecretBuilder.read(secret(), ManagedNames.IDENTITY_TOKEN_KEY);
+        // kubectl delete namespace: a real cluster keeps it terminating (its spec.finalizers "kubernetes")
+        // while the namespace controller empties it. The mock runs no controllers and honours only metadata
+        // finalizers, so this test holds it with one and does the controller's part by hand.
+        var namespace = client.namespaces().withName(id.namespace());
+        namespace.edit(live -> {
+            live.getMetadata().setFinalizers(List.of("kubernetes"));
+            return live;
+        });
+        namespace.delete();
+        requests.drain();
+
+        ReconcileResult whileTerminating = reconciler.reconcile(id);
+
+        assertThat(whileTerminating.writes()).isZero();
+        assertThat(requests.writes()).isEmpty();
+        assertThat(whileTerminating.degradedReason()).contains("is being deleted");
+
+        OBJECTS.keySet()
+                .forEach(kind ->
+                        client.resources(kind).inNamespace(id.namespace()).delete());
+        namespace.edit(live -> {
+            live.getMetadata().setFinalizers(List.of());
+            return live;
+        });
+        assertThat(namespace.get()).isNull();
+        requests.drain();
+
+        ReconcileResult recreated = reconciler.reconcile(id);
+
+        assertThat(recreated.degradedReason()).isNull();
+        assertThat(recreated.writes()).isEqualTo(11);
+        assertThat(requests.writes()).hasSize(11).allMatch(line -> line.startsWith("POST "));
+        assertThat(namespace.get().getMetadata().getLabels()).containsAllEntriesOf(ManagedNames.labelsOf(id));
+        OBJECTS.forEach((kind, name) -> assertThat(client.resources(kind)
+                        .inNamespace(id.namespace())
+                        .withName(name)
+                        .get())
+                .as(kind.getSimpleName())
+                .isNotNull());
+        // The Secret went with the namespace, and with it the only copy of the token: a new one, the old
+        // one retired at the end of the grace period (no pod holds it any more, but none is cut off early).
+        String newToken = WorkerSecretBuilder.read(secret(), ManagedNames.IDENTITY_TOKEN_KEY);
+        assertThat(newToken).isNotEqualTo(oldToken);
+        assertThat(identityTokens.verify(newToken)).isPresent();
+        assertThat(identityTokens.list(id))
+                .filteredOn(token -> token.revokedAt() != null)
+                .singleElement()
+                .satisfies(token -> assertThat(token.revokedAt()).isAfter(Instant.now()));
+        assertThat(desiredStates.get(id).driftRepairs()).isEqualTo(11);
+        assertThat(tenantEnvironments.get(id).status()).isEqualTo(TenantEnvironmentStatus.PROVISIONING);
+
+        assertThat(reconciler.reconcile(id).writes()).isZero();
+        assertThat(requests.writes()).isEmpty();
+    }
+
+    private Secret secret() {
+        return client.secrets()
+                .inNamespace(id.namespace())
+                .withName(ManagedNames.WORKER_SECRET)
+                .get();
+    }
+}

@@ -5,15 +5,12 @@ import app.talkide.controlplane.gateway.GatewayProperties;
 import app.talkide.controlplane.gateway.filter.RequestHeaderFilter;
 import app.talkide.controlplane.gateway.filter.ResponseHeaderFilter;
 import app.talkide.controlplane.gateway.upstream.UpstreamClient;
-import app.talkide.controlplane.gateway.upstream.UpstreamClient.PendingCall;
 import app.talkide.controlplane.gateway.upstream.UpstreamFailure;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import org.springframework.stereotype.Component;
 
 /**
@@ -50,34 +47,14 @@ class Forwarder {
             HttpServletResponse response)
             throws GatewayError {
         call.upstreamSent();
-        return answered(call, start(request, target, call, body, CompletableFuture.completedFuture(null)), response);
-    }
-
-    /**
-     * Starts the call with its body held until {@code release} completes (see {@link UpstreamClient#start}),
-     * so connecting and writing the headers overlap with what the caller still has to decide.
-     */
-    PendingCall start(
-            HttpServletRequest request,
-            AnthropicUpstream target,
-            GatewayCall call,
-            byte[] body,
-            CompletionStage<Void> release) {
-        return client.start(
-                target,
-                call.path().upstreamPath(),
-                request.getQueryString(),
-                builder -> requestHeaders.copy(request, builder),
-                body,
-                release);
-    }
-
-    /** Waits for the upstream's answer to a started call and writes status and headers (not yet committed). */
-    HttpResponse<InputStream> answered(GatewayCall call, PendingCall pending, HttpServletResponse response)
-            throws GatewayError {
         HttpResponse<InputStream> answer;
         try {
-            answer = pending.awaitHeaders();
+            answer = client.post(
+                    target,
+                    call.path().upstreamPath(),
+                    request.getQueryString(),
+                    builder -> requestHeaders.copy(request, builder),
+                    body);
         } catch (UpstreamFailure failure) {
             throw failure.timedOut()
                     ? new GatewayError(504, "api_error", "The Anthropic API did not answer in time.")

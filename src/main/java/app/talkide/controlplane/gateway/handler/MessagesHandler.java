@@ -14,15 +14,11 @@ import app.talkide.controlplane.gateway.metering.JsonUsageScanner;
 import app.talkide.controlplane.gateway.metering.StreamMeter;
 import app.talkide.controlplane.gateway.pricing.ModelPrice;
 import app.talkide.controlplane.gateway.pricing.PriceList;
-import app.talkide.controlplane.gateway.upstream.UpstreamClient.PendingCall;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
@@ -41,7 +37,6 @@ class MessagesHandler {
     private final GatewayMetrics metrics;
     private final StallWatchdog watchdog;
     private final Settlements settlements;
-    private final RecentDenials denials;
 
     MessagesHandler(
             GatewayProperties properties,
@@ -50,8 +45,7 @@ class MessagesHandler {
             UserBudgetService budgets,
             GatewayMetrics metrics,
             StallWatchdog watchdog,
-            Settlements settlements,
-            RecentDenials denials) {
+            Settlements settlements) {
         this.properties = properties;
         this.forwarder = forwarder;
         this.prices = prices;
@@ -59,7 +53,6 @@ class MessagesHandler {
         this.metrics = metrics;
         this.watchdog = watchdog;
         this.settlements = settlements;
-        this.denials = denials;
     }
 
     void handle(GatewayCall call, HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -79,51 +72,24 @@ class MessagesHandler {
 
         long firstOutput = firstOutputTokens(parsed);
         long estimate = price.cost(parsed.estimatedInputTokens(), firstOutput);
-        String userId = call.worker().userId();
-        // The upstream call starts now, its body held back until the reservation is made: connecting and
-        // writing the headers overlap with the database round trip, and a refusal aborts the call before
-        // the upstream has a body to act on (or spend on).
-        CompletableFuture<Void> release = new CompletableFuture<>();
-        PendingCall early =
-                denials.deniedRecently(userId) ? null : forwarder.start(request, target, call, body, release);
-        BudgetDecision decision;
         long budgetStart = System.nanoTime();
-        try {
-            decision = budgets.preCallCheck(userId, estimate);
-        } catch (RuntimeException failed) {
-            abandon(early, release);
-            throw failed;
-        }
+        BudgetDecision decision = budgets.preCallCheck(call.worker().userId(), estimate);
         call.budgetChecked(System.nanoTime() - budgetStart);
         if (decision instanceof Denied denied) {
-            abandon(early, release);
-            denials.denied(userId);
             budgets.record(call.record(TokenCounts.NONE, 0, CallOutcome.DENIED));
             Responses.error(response, call, Responses.denial(denied));
             return;
         }
-        denials.allowed(userId);
         Reservation reservation = ((Reserved) decision).reservation();
         Outcome outcome = Outcome.free(CallOutcome.UPSTREAM_ERROR);
         try {
-            PendingCall pending = early != null ? early : forwarder.start(request, target, call, body, release);
-            call.upstreamSent();
-            release.complete(null);
-            outcome = forward(call, response, pending, parsed, reservation, firstOutput);
+            outcome = forward(call, request, response, target, body, parsed, reservation, firstOutput);
             finish(response);
         } finally {
             long cost = price.cost(outcome.tokens());
             // The record is made here, so the call's outcome is known before this thread moves on.
             settlements.settle(reservation, call.record(outcome.tokens(), cost, outcome.outcome()));
             metrics.usage(price.family(), outcome.tokens(), cost);
-        }
-    }
-
-    /** Gives up a call started before the reservation: its body is never sent. */
-    private static void abandon(@Nullable PendingCall early, CompletableFuture<Void> release) {
-        release.completeExceptionally(new CancellationException("the call was not allowed"));
-        if (early != null) {
-            early.abandon();
         }
     }
 
@@ -145,15 +111,17 @@ class MessagesHandler {
 
     private Outcome forward(
             GatewayCall call,
+            HttpServletRequest request,
             HttpServletResponse response,
-            PendingCall pending,
+            AnthropicUpstream target,
+            byte[] body,
             MessagesRequest parsed,
             Reservation reservation,
             long reservedOutput)
             throws IOException {
         HttpResponse<InputStream> answer;
         try {
-            answer = forwarder.answered(call, pending, response);
+            answer = forwarder.send(call, request, target, body, response);
         } catch (GatewayError unreachable) {
             Responses.error(response, call, unreachable);
             return Outcome.free(CallOutcome.UPSTREAM_ERROR);

@@ -11,9 +11,6 @@ import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -62,86 +59,25 @@ public class UpstreamClient {
             Consumer<HttpRequest.Builder> headers,
             byte[] body)
             throws UpstreamFailure {
-        return start(target, path, query, headers, body, CompletableFuture.completedFuture(null))
-                .awaitHeaders();
-    }
-
-    /**
-     * Starts the same call with its body held until {@code release} completes: the connection is taken
-     * and the headers written while the caller decides (the budget reservation), and a failed
-     * {@code release} aborts the call before the upstream has anything to act on.
-     */
-    public PendingCall start(
-            AnthropicUpstream target,
-            String path,
-            @Nullable String query,
-            Consumer<HttpRequest.Builder> headers,
-            byte[] body,
-            CompletionStage<Void> release) {
         URI uri = URI.create(target.baseUrl() + path + (query == null ? "" : "?" + query));
         HttpRequest.Builder request = HttpRequest.newBuilder(uri)
                 .timeout(properties.responseTimeout())
-                .POST(HttpRequest.BodyPublishers.fromPublisher(new HeldBody(body, release), body.length));
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         headers.accept(request);
         request.setHeader("x-api-key", target.apiKey());
-        return new PendingCall(http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofInputStream()));
-    }
-
-    /** A call on its way upstream. */
-    public final class PendingCall {
-
-        private final CompletableFuture<HttpResponse<InputStream>> response;
-
-        private PendingCall(CompletableFuture<HttpResponse<InputStream>> response) {
-            this.response = response;
-        }
-
-        /** Waits for the response headers (the request's timeout bounds the wait). */
-        public HttpResponse<InputStream> awaitHeaders() throws UpstreamFailure {
-            try {
-                return response.get();
-            } catch (ExecutionException failed) {
-                throw failure(failed.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                abandon();
-                throw new UpstreamFailure("interrupted while waiting for the upstream", false, e);
-            }
-        }
-
-        /** Gives the call up: the client closes its connection; a response that already came is closed. */
-        public void abandon() {
-            if (!response.cancel(true)) {
-                response.thenAccept(answer -> close(answer.body()));
-            }
-        }
-
-        private UpstreamFailure failure(Throwable cause) {
-            // An asynchronous call reports the client's exception as it is, sometimes inside another one.
-            for (Throwable t = cause; t != null; t = t.getCause()) {
-                switch (t) {
-                    case HttpConnectTimeoutException e -> {
-                        return new UpstreamFailure("connecting to the upstream timed out", false, e);
-                    }
-                    case HttpTimeoutException e -> {
-                        return new UpstreamFailure(
-                                "the upstream did not answer within " + properties.responseTimeout(), true, e);
-                    }
-                    case ConnectException e -> {
-                        return new UpstreamFailure("the upstream is unreachable", false, e);
-                    }
-                    default -> {}
-                }
-            }
-            return new UpstreamFailure("the upstream connection failed", false, cause);
-        }
-
-        private static void close(InputStream body) {
-            try {
-                body.close();
-            } catch (IOException ignored) {
-                // Closing is all we wanted; a broken connection is closed already.
-            }
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+        } catch (HttpConnectTimeoutException e) {
+            throw new UpstreamFailure("connecting to the upstream timed out", false, e);
+        } catch (HttpTimeoutException e) {
+            throw new UpstreamFailure("the upstream did not answer within " + properties.responseTimeout(), true, e);
+        } catch (ConnectException e) {
+            throw new UpstreamFailure("the upstream is unreachable", false, e);
+        } catch (IOException e) {
+            throw new UpstreamFailure("the upstream connection failed", false, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UpstreamFailure("interrupted while waiting for the upstream", false, e);
         }
     }
 }

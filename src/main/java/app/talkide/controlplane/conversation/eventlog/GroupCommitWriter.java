@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -140,24 +139,13 @@ class GroupCommitWriter implements SmartLifecycle {
     }
 
     /**
-     * On PostgreSQL the batch is one statement and the commit; should another replica have stored some of
-     * the same worker events meanwhile, the batch is written again the slow way (see {@link
-     * OneStatementAppend}). H2 always takes the slow way: lock, look up, insert, move.
+     * On PostgreSQL the batch is one statement outside any transaction: it is its own transaction, and
+     * PostgreSQL answers only once it is committed (and on disk), so a batch is one round trip. Should
+     * another replica have stored some of the same worker events meanwhile, the batch is written again
+     * the slow way (see {@link OneStatementAppend}). H2 always takes the slow way: lock, look up, insert,
+     * move, in a transaction.
      */
     private @Nullable Map<UUID, List<ConversationEvent>> commit(List<PendingAppend> batch) {
-        if (channel.crossesReplicas()) {
-            try {
-                return transactions.execute(status -> writeInTransaction(batch, true));
-            } catch (OneStatementAppend.AppendRaced e) {
-                raced.increment();
-                log.debug("Concurrent append of the same worker events; writing the batch again with locks first");
-            }
-        }
-        return transactions.execute(status -> writeInTransaction(batch, false));
-    }
-
-    /** Conversations in a fixed order, so that two replicas' batches lock their sequence rows alike. */
-    private Map<UUID, List<ConversationEvent>> writeInTransaction(List<PendingAppend> batch, boolean inOneStatement) {
         SortedMap<UUID, List<PendingAppend>> byConversation = new TreeMap<>();
         batch.forEach(pending -> byConversation
                 .computeIfAbsent(pending.conversationId(), id -> new ArrayList<>())
@@ -165,9 +153,39 @@ class GroupCommitWriter implements SmartLifecycle {
         SortedMap<UUID, List<List<NewConversationEvent>>> appends = new TreeMap<>();
         byConversation.forEach((id, pendings) ->
                 appends.put(id, pendings.stream().map(PendingAppend::events).toList()));
-        Instant now = clock.instant();
-        Map<UUID, List<List<ConversationEvent>>> stored =
-                inOneStatement ? oneStatement.append(appends, now, channel) : repository.append(appends, now);
+        if (channel.crossesReplicas()) {
+            try {
+                Written written = written(byConversation, oneStatement.append(appends, clock.instant(), channel));
+                written.completions().forEach(Runnable::run);
+                return written.committed();
+            } catch (OneStatementAppend.AppendRaced e) {
+                raced.increment();
+                log.debug("Concurrent append of the same worker events; writing the batch again with locks first");
+            }
+        }
+        return transactions.execute(status -> {
+            Written written = written(byConversation, repository.append(appends, clock.instant()));
+            if (channel.crossesReplicas()) {
+                channel.batches(written.notifications()).forEach(payload -> repository.notify(channel.name(), payload));
+            }
+            // Callers learn of their events only after the commit, as do subscribers.
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    written.completions().forEach(Runnable::run);
+                }
+            });
+            return written.committed();
+        });
+    }
+
+    /** What a batch stored, per conversation; how to tell each caller; the notifications it calls for. */
+    private record Written(
+            Map<UUID, List<ConversationEvent>> committed, List<Runnable> completions, List<String> notifications) {}
+
+    /** Conversations in a fixed order, so that two replicas' batches lock their sequence rows alike. */
+    private Written written(
+            SortedMap<UUID, List<PendingAppend>> byConversation, Map<UUID, List<List<ConversationEvent>>> stored) {
         Map<UUID, List<ConversationEvent>> committed = new LinkedHashMap<>();
         List<Runnable> completions = new ArrayList<>();
         List<String> notifications = new ArrayList<>();
@@ -185,17 +203,7 @@ class GroupCommitWriter implements SmartLifecycle {
             }
             committed.put(conversationId, all);
         });
-        if (channel.crossesReplicas() && !inOneStatement) {
-            channel.batches(notifications).forEach(payload -> repository.notify(channel.name(), payload));
-        }
-        // Callers learn of their events only after the commit, as do subscribers.
-        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-            @Override
-            public void afterCommit() {
-                completions.forEach(Runnable::run);
-            }
-        });
-        return committed;
+        return new Written(committed, completions, notifications);
     }
 
     @Override

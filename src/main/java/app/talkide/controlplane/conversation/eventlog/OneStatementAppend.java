@@ -15,14 +15,16 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.UUID;
 import java.util.function.Function;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.stereotype.Component;
 
 /**
- * PostgreSQL only: a whole group-commit batch as one statement, so that with its commit a batch costs two
- * round trips instead of six (lock the sequence rows, look up worker ids, insert, move the sequences,
- * notify, commit). Worker events go in the order they came and the sequence stays gapless:
+ * PostgreSQL only: a whole group-commit batch as one statement, run outside a transaction (a statement is
+ * its own, and PostgreSQL answers once it is committed), so a batch costs one round trip instead of six
+ * (lock the sequence rows, look up worker ids, insert, move the sequences, notify, commit). Worker events
+ * go in the order they came and the sequence stays gapless:
  *
  * <ul>
  *   <li>the batch's events arrive as arrays and are numbered by position ({@code with ordinality});
@@ -37,14 +39,24 @@ import org.springframework.stereotype.Component;
  * <p>One case it cannot settle alone: the look-up of stored worker ids reads the statement's snapshot,
  * taken before it waited for the sequence row. If another replica committed some of the same worker events
  * meanwhile (two consumers of one worker stream during a failover), their insert conflicts and is skipped
- * ({@code on conflict do nothing}) after a number was already counted for them. The statement reports
- * that, and {@link #append} throws {@link AppendRaced}: the caller rolls the transaction back and writes
- * the batch again the slow way, which locks the rows before it looks.
+ * ({@code on conflict do nothing}) after a number was already counted for them. The statement then fails
+ * on purpose (a cast of {@link #RACED} to an integer: plain SQL has no other way to raise), which rolls all
+ * of it back, and {@link #append} throws {@link AppendRaced}: the caller writes the batch again the slow
+ * way, which locks the rows before it looks.
+ *
+ * <p>The commit is synchronous (the database's default): the log is the durable record, and browsers see
+ * an event, numbered, as soon as it is committed; an asynchronous commit lost in a crash would let the
+ * same numbers be handed out again for other events, and a browser resuming after one of them would skip
+ * those.
  */
 @Component
 class OneStatementAppend {
 
-    private static final String SQL = """
+    /** The text of the error that fails the statement when it raced (PostgreSQL has no raise outside PL/pgSQL). */
+    private static final String RACED = "talkide: worker events appended concurrently";
+
+    private static final String SQL =
+            """
             with input as (
                 select * from unnest(?::uuid[], ?::text[], ?::text[], ?::text[]) with ordinality
                     as i(conversation_id, type, data, source_event_id, ord)
@@ -83,11 +95,13 @@ class OneStatementAppend {
                       from moved m) p
                 group by chunk
             )
-            select n.ord, n.seq, i.seq is not null as stored, (select count(*) from notified) as notifications
+            select n.ord, n.seq, (select count(*) from notified) as notifications,
+                   -- a numbered event the insert skipped leaves a gap: fail the statement, rolling it all back
+                   cast(case when i.seq is null then '%s' else '0' end as int) as raced
             from numbered n
             left join inserted i on i.conversation_id = n.conversation_id and i.seq = n.seq
             order by n.ord
-            """.formatted(NotificationChannel.MAX_PAYLOAD / NotificationChannel.MAX_ENTRY);
+            """.formatted(NotificationChannel.MAX_PAYLOAD / NotificationChannel.MAX_ENTRY, RACED);
 
     private final JdbcTemplate template;
 
@@ -96,9 +110,9 @@ class OneStatementAppend {
     }
 
     /**
-     * Numbers, inserts and announces the appends, as {@link EventLogRepository#append} does; must run in a
-     * transaction. Throws {@link AppendRaced} (roll back, then use the slow way) when another replica
-     * committed some of the same worker events while this statement waited for a sequence row.
+     * Numbers, inserts and announces the appends, as {@link EventLogRepository#append} does, and commits
+     * them: call it outside a transaction. Throws {@link AppendRaced} (nothing was stored; use the slow
+     * way) when another replica committed some of the same worker events while it waited for a sequence row.
      */
     Map<UUID, List<List<ConversationEvent>>> append(
             SortedMap<UUID, List<List<NewConversationEvent>>> appends, Instant now, NotificationChannel channel) {
@@ -119,37 +133,36 @@ class OneStatementAppend {
             }
             stored.put(conversationId, kept);
         });
-        boolean[] raced = {false};
-        template.query(
-                connection -> {
-                    PreparedStatement statement = connection.prepareStatement(SQL);
-                    statement.setArray(1, connection.createArrayOf("uuid", ids.toArray()));
-                    statement.setArray(2, texts(connection, events, NewConversationEvent::type));
-                    statement.setArray(3, texts(connection, events, NewConversationEvent::data));
-                    statement.setArray(4, texts(connection, events, NewConversationEvent::sourceEventId));
-                    statement.setTimestamp(5, Timestamp.from(now));
-                    statement.setString(6, channel.name());
-                    statement.setString(7, channel.replica());
-                    return statement;
-                },
-                (RowCallbackHandler) rs -> {
-                    int index = (int) rs.getLong(1) - 1;
-                    if (!rs.getBoolean(3)) {
-                        raced[0] = true;
-                        return;
-                    }
-                    NewConversationEvent event = events.get(index);
-                    owners.get(index)
-                            .add(new ConversationEvent(
-                                    ids.get(index),
-                                    rs.getLong(2),
-                                    event.type(),
-                                    event.data(),
-                                    event.sourceEventId(),
-                                    now));
-                });
-        if (raced[0]) {
-            throw new AppendRaced();
+        try {
+            template.query(
+                    connection -> {
+                        PreparedStatement statement = connection.prepareStatement(SQL);
+                        statement.setArray(1, connection.createArrayOf("uuid", ids.toArray()));
+                        statement.setArray(2, texts(connection, events, NewConversationEvent::type));
+                        statement.setArray(3, texts(connection, events, NewConversationEvent::data));
+                        statement.setArray(4, texts(connection, events, NewConversationEvent::sourceEventId));
+                        statement.setTimestamp(5, Timestamp.from(now));
+                        statement.setString(6, channel.name());
+                        statement.setString(7, channel.replica());
+                        return statement;
+                    },
+                    (RowCallbackHandler) rs -> {
+                        int index = (int) rs.getLong(1) - 1;
+                        NewConversationEvent event = events.get(index);
+                        owners.get(index)
+                                .add(new ConversationEvent(
+                                        ids.get(index),
+                                        rs.getLong(2),
+                                        event.type(),
+                                        event.data(),
+                                        event.sourceEventId(),
+                                        now));
+                    });
+        } catch (DataAccessException e) {
+            if (String.valueOf(e.getMostSpecificCause().getMessage()).contains(RACED)) {
+                throw new AppendRaced();
+            }
+            throw e;
         }
         return stored;
     }
@@ -160,7 +173,7 @@ class OneStatementAppend {
         return connection.createArrayOf("text", events.stream().map(field).toArray(String[]::new));
     }
 
-    /** Another replica stored some of the batch's worker events first; the transaction must roll back. */
+    /** Another replica stored some of the batch's worker events first; the statement was rolled back. */
     static final class AppendRaced extends RuntimeException {
         AppendRaced() {
             super("another replica appended the same worker events concurrently", null, false, false);

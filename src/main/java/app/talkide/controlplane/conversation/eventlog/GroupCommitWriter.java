@@ -153,7 +153,9 @@ class GroupCommitWriter implements SmartLifecycle {
         SortedMap<UUID, List<List<NewConversationEvent>>> appends = new TreeMap<>();
         byConversation.forEach((id, pendings) ->
                 appends.put(id, pendings.stream().map(PendingAppend::events).toList()));
-        if (channel.crossesReplicas()) {
+        // Before start and after stop a caller writes on its own thread, maybe inside its own transaction:
+        // then the events must wait for that transaction's commit, which only the slow way arranges.
+        if (channel.crossesReplicas() && !TransactionSynchronizationManager.isActualTransactionActive()) {
             try {
                 Written written = written(byConversation, oneStatement.append(appends, clock.instant(), channel));
                 written.completions().forEach(Runnable::run);

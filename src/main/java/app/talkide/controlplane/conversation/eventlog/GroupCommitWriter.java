@@ -2,6 +2,7 @@ package app.talkide.controlplane.conversation.eventlog;
 
 import app.talkide.controlplane.conversation.ConversationEvent;
 import app.talkide.controlplane.conversation.NewConversationEvent;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -14,6 +15,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -34,17 +36,20 @@ class GroupCommitWriter implements SmartLifecycle {
 
     private final LinkedBlockingQueue<PendingAppend> queue = new LinkedBlockingQueue<>();
     private final EventLogRepository repository;
+    private final OneStatementAppend oneStatement;
     private final ConversationFeeds feeds;
     private final NotificationChannel channel;
     private final TransactionTemplate transactions;
     private final EventLogProperties properties;
     private final Clock clock;
     private final DistributionSummary batchSizes;
+    private final Counter raced;
     private volatile boolean running;
     private volatile Thread writer;
 
     GroupCommitWriter(
             EventLogRepository repository,
+            OneStatementAppend oneStatement,
             ConversationFeeds feeds,
             NotificationChannel channel,
             TransactionTemplate transactions,
@@ -52,6 +57,7 @@ class GroupCommitWriter implements SmartLifecycle {
             Clock clock,
             MeterRegistry meters) {
         this.repository = repository;
+        this.oneStatement = oneStatement;
         this.feeds = feeds;
         this.channel = channel;
         this.transactions = transactions;
@@ -59,6 +65,10 @@ class GroupCommitWriter implements SmartLifecycle {
         this.clock = clock;
         this.batchSizes = DistributionSummary.builder("talkide.conversations.log.batch.events")
                 .description("Events written per group-commit transaction")
+                .register(meters);
+        this.raced = Counter.builder("talkide.conversations.log.append.raced")
+                .description("Batches written again with locks first: another replica stored some of their"
+                        + " worker events while the one-statement append waited (PostgreSQL)")
                 .register(meters);
     }
 
@@ -112,7 +122,7 @@ class GroupCommitWriter implements SmartLifecycle {
     private void write(List<PendingAppend> batch) {
         Map<UUID, List<ConversationEvent>> committed;
         try {
-            committed = transactions.execute(status -> writeInTransaction(batch));
+            committed = commit(batch);
         } catch (RuntimeException e) {
             if (batch.size() == 1) {
                 batch.getFirst().done().completeExceptionally(e);
@@ -128,8 +138,14 @@ class GroupCommitWriter implements SmartLifecycle {
         }
     }
 
-    /** Conversations in a fixed order, so that two replicas' batches lock their sequence rows alike. */
-    private Map<UUID, List<ConversationEvent>> writeInTransaction(List<PendingAppend> batch) {
+    /**
+     * On PostgreSQL the batch is one statement outside any transaction: it is its own transaction, and
+     * PostgreSQL answers only once it is committed (and on disk), so a batch is one round trip. Should
+     * another replica have stored some of the same worker events meanwhile, the batch is written again
+     * the slow way (see {@link OneStatementAppend}). H2 always takes the slow way: lock, look up, insert,
+     * move, in a transaction.
+     */
+    private @Nullable Map<UUID, List<ConversationEvent>> commit(List<PendingAppend> batch) {
         SortedMap<UUID, List<PendingAppend>> byConversation = new TreeMap<>();
         batch.forEach(pending -> byConversation
                 .computeIfAbsent(pending.conversationId(), id -> new ArrayList<>())
@@ -137,7 +153,41 @@ class GroupCommitWriter implements SmartLifecycle {
         SortedMap<UUID, List<List<NewConversationEvent>>> appends = new TreeMap<>();
         byConversation.forEach((id, pendings) ->
                 appends.put(id, pendings.stream().map(PendingAppend::events).toList()));
-        Map<UUID, List<List<ConversationEvent>>> stored = repository.append(appends, clock.instant());
+        // Before start and after stop a caller writes on its own thread, maybe inside its own transaction:
+        // then the events must wait for that transaction's commit, which only the slow way arranges.
+        if (channel.crossesReplicas() && !TransactionSynchronizationManager.isActualTransactionActive()) {
+            try {
+                Written written = written(byConversation, oneStatement.append(appends, clock.instant(), channel));
+                written.completions().forEach(Runnable::run);
+                return written.committed();
+            } catch (OneStatementAppend.AppendRaced e) {
+                raced.increment();
+                log.debug("Concurrent append of the same worker events; writing the batch again with locks first");
+            }
+        }
+        return transactions.execute(status -> {
+            Written written = written(byConversation, repository.append(appends, clock.instant()));
+            if (channel.crossesReplicas()) {
+                channel.batches(written.notifications()).forEach(payload -> repository.notify(channel.name(), payload));
+            }
+            // Callers learn of their events only after the commit, as do subscribers.
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    written.completions().forEach(Runnable::run);
+                }
+            });
+            return written.committed();
+        });
+    }
+
+    /** What a batch stored, per conversation; how to tell each caller; the notifications it calls for. */
+    private record Written(
+            Map<UUID, List<ConversationEvent>> committed, List<Runnable> completions, List<String> notifications) {}
+
+    /** Conversations in a fixed order, so that two replicas' batches lock their sequence rows alike. */
+    private Written written(
+            SortedMap<UUID, List<PendingAppend>> byConversation, Map<UUID, List<List<ConversationEvent>>> stored) {
         Map<UUID, List<ConversationEvent>> committed = new LinkedHashMap<>();
         List<Runnable> completions = new ArrayList<>();
         List<String> notifications = new ArrayList<>();
@@ -155,17 +205,7 @@ class GroupCommitWriter implements SmartLifecycle {
             }
             committed.put(conversationId, all);
         });
-        if (channel.crossesReplicas()) {
-            channel.batches(notifications).forEach(payload -> repository.notify(channel.name(), payload));
-        }
-        // Callers learn of their events only after the commit, as do subscribers.
-        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-            @Override
-            public void afterCommit() {
-                completions.forEach(Runnable::run);
-            }
-        });
-        return committed;
+        return new Written(committed, completions, notifications);
     }
 
     @Override

@@ -19,7 +19,10 @@ import org.springframework.stereotype.Component;
 class NotificationChannel {
 
     /** PostgreSQL's limit is 8000 bytes; stay below it. */
-    private static final int MAX_PAYLOAD = 7_900;
+    static final int MAX_PAYLOAD = 7_900;
+
+    /** The longest payload of one conversation, with its separator: replica, UUID, a long, 3 separators. */
+    static final int MAX_ENTRY = 8 + 36 + 19 + 3;
 
     private final boolean postgres;
     private final String name;
@@ -42,6 +45,11 @@ class NotificationChannel {
 
     String name() {
         return name;
+    }
+
+    /** This replica's name in payloads, so that it can ignore its own notifications. */
+    String replica() {
+        return replica;
     }
 
     String payload(UUID conversationId, long lastSeq) {

@@ -77,11 +77,6 @@ public final class SseEventReader {
         return null;
     }
 
-    /** Whether more input is already buffered, so the next event can be read without waiting. */
-    public boolean ready() throws IOException {
-        return reader.ready();
-    }
-
     /** Nanos ({@link System#nanoTime()}) when the last line, comments and heartbeats included, arrived. */
     public long lastLineNanos() {
         return lastLineNanos;

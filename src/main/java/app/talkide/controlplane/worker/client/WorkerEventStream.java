@@ -20,11 +20,6 @@ public final class WorkerEventStream implements AutoCloseable {
         return reader.next();
     }
 
-    /** Whether the next event may already be buffered (used to batch what has arrived). */
-    public boolean ready() throws IOException {
-        return reader.ready();
-    }
-
     /** How long the worker has sent nothing at all, heartbeats included. */
     public java.time.Duration silentFor() {
         return java.time.Duration.ofNanos(System.nanoTime() - reader.lastLineNanos());

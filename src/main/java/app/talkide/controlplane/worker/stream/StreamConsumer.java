@@ -18,20 +18,38 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Consumes one conversation's worker stream while this replica holds its lease: connects with the last
- * worker event id, appends what arrives to the event log in batches (whatever is already buffered goes in
- * one append), and reconnects with backoff when the stream breaks or the worker restarts. Stops when told
- * to (lease lost, idle, shutdown).
+ * worker event id, appends what arrives to the event log, and reconnects with backoff when the stream
+ * breaks or the worker restarts. Stops when told to (lease lost, idle, shutdown).
+ *
+ * <p>Pipelined: this thread only reads and maps events into a bounded queue; an appender thread takes
+ * everything queued and appends it in one call, so the events that arrive while one append commits go in
+ * the next, which starts as soon as the first returns. Order is the queue's. The cursor (the worker event
+ * id a reconnect resumes from, also what the lease records) moves only when an append has committed, and
+ * is written to the database off both threads. When an append fails, whatever was read on the same
+ * connection after it is dropped and that connection closed, so the worker sends it again after the last
+ * committed event: nothing is appended after a gap.
  */
 final class StreamConsumer implements Runnable {
 
     private static final Logger log = LoggerFactory.getLogger(StreamConsumer.class);
     private static final int MAX_BATCH = 256;
+    /** Events read but not yet appended; the reader waits (and the worker's socket fills) beyond this. */
+    private static final int MAX_QUEUED = 1024;
+
+    /** One event read on connection {@code connection}; {@code event} is null for one the mapper dropped. */
+    private record Read(
+            long connection,
+            @Nullable NewConversationEvent event,
+            @Nullable String id) {}
 
     private final ConversationScope scope;
     private final String holder;
@@ -47,8 +65,17 @@ final class StreamConsumer implements Runnable {
     private final Clock clock;
     private final MeterRegistry meters;
 
+    private final ArrayBlockingQueue<Read> reads = new ArrayBlockingQueue<>(MAX_QUEUED);
+    private final AtomicInteger cursorWrites = new AtomicInteger();
+    private final Object connecting = new Object();
     private volatile boolean running = true;
     private volatile @Nullable WorkerEventStream open;
+    /** Counts the connections to the worker stream; reads carry the number of theirs. */
+    private volatile long connection;
+    /** The last connection whose append failed: its remaining reads are dropped. */
+    private volatile long failedConnection = -1;
+
+    private volatile @Nullable Thread appender;
     private volatile @Nullable String cursor;
     private volatile @Nullable String cursorWritten;
     private volatile Instant lastCursorWrite = Instant.EPOCH;
@@ -90,6 +117,20 @@ final class StreamConsumer implements Runnable {
 
     @Override
     public void run() {
+        appender = Thread.ofVirtual()
+                .name("worker-stream-appender-" + scope.conversationId())
+                .start(this::appendLoop);
+        try {
+            read();
+        } finally {
+            Thread stopping = appender;
+            if (stopping != null) {
+                stopping.interrupt();
+            }
+        }
+    }
+
+    private void read() {
         Duration backoff = settings.reconnectBackoff();
         while (running) {
             WorkerLocation location = runtime.locate(scope.tenantEnvironment());
@@ -98,11 +139,15 @@ final class StreamConsumer implements Runnable {
                     throw new WorkerCallFailed(0, location.detail());
                 }
                 try (WorkerEventStream stream = client.openStream(location, scope.conversationId(), cursor)) {
-                    open = stream;
+                    long current;
+                    synchronized (connecting) {
+                        current = ++connection;
+                        open = stream;
+                    }
                     if (!running) {
                         return;
                     }
-                    if (pump(stream)) {
+                    if (pump(stream, current)) {
                         backoff = settings.reconnectBackoff();
                     }
                 }
@@ -140,41 +185,117 @@ final class StreamConsumer implements Runnable {
     }
 
     /** Reads until the stream ends; true if at least one event came (the connection was healthy). */
-    private boolean pump(WorkerEventStream stream) throws IOException {
+    private boolean pump(WorkerEventStream stream, long current) throws IOException {
         boolean any = false;
-        List<NewConversationEvent> batch = new ArrayList<>();
         SseEvent event;
         while (running && (event = stream.next()) != null) {
             any = true;
-            String lastId = accept(event, batch);
-            while (batch.size() < MAX_BATCH && stream.ready()) {
-                SseEvent more = stream.next();
-                if (more == null) {
-                    break;
+            Read read = new Read(
+                    current, accept(event), event.id() == null || event.id().isEmpty() ? null : event.id());
+            try {
+                while (!reads.offer(read, 100, TimeUnit.MILLISECONDS)) {
+                    if (!running || failedConnection >= current) {
+                        return any;
+                    }
                 }
-                lastId = accept(more, batch);
+            } catch (InterruptedException e) {
+                running = false;
+                Thread.currentThread().interrupt();
             }
-            boolean turnEnded = batch.stream().anyMatch(e -> WorkerEventMapper.TURN_ENDS.contains(e.type()));
-            if (!batch.isEmpty()) {
-                eventLog.append(scope.conversationId(), List.copyOf(batch));
-                meters.counter("talkide.worker.events.appended").increment(batch.size());
-            }
-            if (lastId != null) {
-                cursor = lastId;
-            }
-            if (turnEnded) {
-                writeCursor();
-                turnEnds.ended(scope.conversationId());
-            } else if (Duration.between(lastCursorWrite, clock.instant()).compareTo(settings.cursorInterval()) >= 0) {
-                writeCursor();
-            }
-            batch.clear();
         }
         return any;
     }
 
-    /** Maps one event into the batch; returns its id when it moves the cursor. */
-    private @Nullable String accept(SseEvent event, List<NewConversationEvent> batch) {
+    /** Appends what the reader queued, everything waiting in one call, until the consumer stops. */
+    private void appendLoop() {
+        List<Read> taken = new ArrayList<>();
+        List<NewConversationEvent> batch = new ArrayList<>();
+        while (running) {
+            try {
+                taken.add(reads.take());
+            } catch (InterruptedException e) {
+                return;
+            }
+            reads.drainTo(taken, MAX_BATCH - 1);
+            String lastId = null;
+            long newest = -1;
+            for (Read read : taken) {
+                if (read.connection() <= failedConnection) {
+                    continue; // read after a failed append on the same connection: the worker sends it again
+                }
+                newest = read.connection();
+                if (read.event() != null) {
+                    batch.add(read.event());
+                }
+                if (read.id() != null) {
+                    lastId = read.id();
+                }
+            }
+            taken.clear();
+            try {
+                if (!batch.isEmpty()) {
+                    eventLog.append(scope.conversationId(), List.copyOf(batch));
+                    meters.counter("talkide.worker.events.appended").increment(batch.size());
+                }
+            } catch (RuntimeException e) {
+                failed(newest, e);
+                batch.clear();
+                continue;
+            }
+            boolean turnEnded = batch.stream().anyMatch(e -> WorkerEventMapper.TURN_ENDS.contains(e.type()));
+            batch.clear();
+            if (lastId != null) {
+                cursor = lastId;
+            }
+            if (turnEnded) {
+                turnEnds.ended(scope.conversationId());
+                requestCursorWrite();
+            } else if (Duration.between(lastCursorWrite, clock.instant()).compareTo(settings.cursorInterval()) >= 0) {
+                requestCursorWrite();
+            }
+        }
+    }
+
+    /**
+     * An append failed: drop what was read after it on that connection and close the connection, so the
+     * reader reconnects from the cursor, which is still the last committed event.
+     */
+    private void failed(long failing, RuntimeException e) {
+        log.warn("Appending worker events of {} failed; reconnecting to read them again", scope.conversationId(), e);
+        synchronized (connecting) {
+            failedConnection = Math.max(failedConnection, failing);
+            WorkerEventStream stream = open;
+            if (stream != null && connection == failing) {
+                stream.close();
+            }
+        }
+    }
+
+    /** Writes the cursor on a thread of its own, so neither reading nor appending waits for it. */
+    private void requestCursorWrite() {
+        lastCursorWrite = clock.instant();
+        if (cursorWrites.getAndIncrement() == 0) {
+            Thread.ofVirtual()
+                    .name("worker-stream-cursor-" + scope.conversationId())
+                    .start(() -> {
+                        int requests = cursorWrites.get();
+                        do {
+                            try {
+                                writeCursor();
+                            } catch (RuntimeException e) {
+                                log.debug(
+                                        "Could not record the cursor of {}: {}",
+                                        scope.conversationId(),
+                                        e.getMessage());
+                            }
+                            requests = cursorWrites.addAndGet(-requests);
+                        } while (requests != 0);
+                    });
+        }
+    }
+
+    /** Maps one event; null if it is dropped (counted), which still moves the cursor past it. */
+    private @Nullable NewConversationEvent accept(SseEvent event) {
         WorkerEventMapper.Mapped mapped = mapper.map(event);
         mapped.dropped()
                 .ifPresent(reason -> meters.counter(
@@ -183,7 +304,6 @@ final class StreamConsumer implements Runnable {
                                 reason.name().toLowerCase(java.util.Locale.ROOT))
                         .increment());
         mapped.event().ifPresent(e -> {
-            batch.add(e);
             switch (e.type()) {
                 case "turn.started" -> turnRunning = true;
                 case "turn.completed", "turn.failed" -> {
@@ -193,7 +313,7 @@ final class StreamConsumer implements Runnable {
                 default -> {}
             }
         });
-        return event.id() == null || event.id().isEmpty() ? null : event.id();
+        return mapped.event().orElse(null);
     }
 
     private void reopen(WorkerLocation location) {
@@ -207,7 +327,6 @@ final class StreamConsumer implements Runnable {
 
     void writeCursor() {
         String current = cursor;
-        lastCursorWrite = clock.instant();
         if (current != null && !current.equals(cursorWritten)) {
             if (leases.recordCursor(scope.conversationId(), holder, current, clock.instant())) {
                 cursorWritten = current;
@@ -255,6 +374,10 @@ final class StreamConsumer implements Runnable {
         WorkerEventStream stream = open;
         if (stream != null) {
             stream.close();
+        }
+        Thread stopping = appender;
+        if (stopping != null) {
+            stopping.interrupt();
         }
     }
 

@@ -2,6 +2,8 @@ package app.talkide.controlplane.conversation.eventlog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.conversation.Conversation;
 import app.talkide.controlplane.conversation.ConversationEvent;
@@ -9,16 +11,25 @@ import app.talkide.controlplane.conversation.ConversationEventLog;
 import app.talkide.controlplane.conversation.NewConversationEvent;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
+import app.talkide.controlplane.support.TestDatabase;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -37,6 +48,9 @@ class ConversationEventLogTest {
 
     @Autowired
     MeterRegistry meters;
+
+    @Autowired
+    DataSource dataSource;
 
     TenantEnvironmentId tenantEnvironment;
 
@@ -135,6 +149,71 @@ class ConversationEventLogTest {
     }
 
     @Test
+    void anAppendWaitingForAnotherReplicasSequenceLockSkipsTheWorkerEventsThatReplicaCommitted() throws Exception {
+        UUID id = conversation();
+        log.append(id, List.of(event("before")));
+        double racedBefore =
+                meters.counter("talkide.conversations.log.append.raced").count();
+        try (Connection other = dataSource.getConnection();
+                ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            // Another replica's transaction: holds the sequence row, has stored w1 and w2, not committed yet.
+            other.setAutoCommit(false);
+            execute(other, "update conversation_sequence set last_seq = 3 where conversation_id = ?", id);
+            execute(
+                    other,
+                    "insert into conversation_event (conversation_id, seq, type, data, source_event_id,"
+                            + " created_at) values (?, 2, 'text.delta', '{}', 'w1', current_timestamp),"
+                            + " (?, 3, 'text.delta', '{}', 'w2', current_timestamp)",
+                    id,
+                    id);
+            String otherSession = sessionId(other);
+
+            Future<List<ConversationEvent>> append =
+                    pool.submit(() -> log.append(id, List.of(fromWorker("w1"), fromWorker("w2"), fromWorker("w3"))));
+            await().atMost(Duration.ofSeconds(10)).until(() -> waitingFor(otherSession));
+            other.commit();
+
+            assertThat(append.get(10, TimeUnit.SECONDS))
+                    .extracting(ConversationEvent::sourceEventId, ConversationEvent::seq)
+                    .containsExactly(tuple("w3", 4L));
+        }
+        assertThat(log.readAfter(id, 0, 10))
+                .extracting(ConversationEvent::seq, ConversationEvent::sourceEventId)
+                .containsExactly(tuple(1L, null), tuple(2L, "w1"), tuple(3L, "w2"), tuple(4L, "w3"));
+        if (TestDatabase.isPostgres()) {
+            assertThat(meters.counter("talkide.conversations.log.append.raced").count())
+                    .as("the one-statement append noticed the race and wrote the batch again")
+                    .isEqualTo(racedBefore + 1);
+        }
+    }
+
+    @Test
+    void oneBatchOfSeveralConversationsNumbersEachFromItsOwnSequence() throws Exception {
+        UUID first = conversation();
+        UUID second = conversation();
+        log.append(first, List.of(event("a")));
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> running = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                int n = i;
+                running.add(pool.submit(() -> log.append(first, List.of(fromWorker("f" + n), event("x")))));
+                running.add(pool.submit(() -> log.append(second, List.of(fromWorker("s" + n), fromWorker("s" + n)))));
+            }
+            for (Future<?> future : running) {
+                future.get();
+            }
+        }
+
+        assertThat(log.readAfter(first, 0, 1000))
+                .extracting(ConversationEvent::seq)
+                .containsExactlyElementsOf(
+                        LongStream.rangeClosed(1, 101).boxed().toList());
+        assertThat(log.readAfter(second, 0, 1000))
+                .extracting(ConversationEvent::seq)
+                .containsExactlyElementsOf(LongStream.rangeClosed(1, 50).boxed().toList());
+    }
+
+    @Test
     void controlPlaneEventsWithoutSourceIdAreNeverSkipped() {
         UUID id = conversation();
 
@@ -162,6 +241,38 @@ class ConversationEventLogTest {
             }
         }
         assertThat(log.readAfter(id, 0, 100)).hasSize(20);
+    }
+
+    /** Whether some other session waits for a lock the given one holds. */
+    private boolean waitingFor(String session) throws SQLException {
+        String sql = TestDatabase.isPostgres()
+                ? "select count(*) from pg_stat_activity where cast(? as int) = any(pg_blocking_pids(pid))"
+                : "select count(*) from information_schema.sessions where blocker_id = cast(? as int)";
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setString(1, session);
+            try (ResultSet rs = statement.executeQuery()) {
+                return rs.next() && rs.getLong(1) > 0;
+            }
+        }
+    }
+
+    private static String sessionId(Connection connection) throws SQLException {
+        String sql = TestDatabase.isPostgres() ? "select pg_backend_pid()" : "select session_id()";
+        try (Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    private static void execute(Connection connection, String sql, Object... params) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                statement.setObject(i + 1, params[i]);
+            }
+            statement.executeUpdate();
+        }
     }
 
     private UUID conversation() {

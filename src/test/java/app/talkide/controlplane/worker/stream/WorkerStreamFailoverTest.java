@@ -11,6 +11,7 @@ import app.talkide.controlplane.conversation.Conversation;
 import app.talkide.controlplane.conversation.ConversationDirectory;
 import app.talkide.controlplane.conversation.ConversationEvent;
 import app.talkide.controlplane.conversation.ConversationEventLog;
+import app.talkide.controlplane.conversation.NewConversationEvent;
 import app.talkide.controlplane.referenceworker.ReferenceWorker;
 import app.talkide.controlplane.referenceworker.ReferenceWorkerSettings;
 import app.talkide.controlplane.support.AnthropicStreams;
@@ -35,6 +36,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -94,6 +97,8 @@ class WorkerStreamFailoverTest {
     Conversation conversation;
     WorkerStreams replicaA;
     WorkerStreams replicaB;
+    WorkerRuntime runtime;
+    volatile WorkerContractClient.Subscription direct;
 
     @BeforeEach
     void setUp() {
@@ -132,9 +137,9 @@ class WorkerStreamFailoverTest {
                 Clock.systemUTC());
         contract = new WorkerContractClient(
                 worker.baseUrl(), TestCommandSigning.signer(commandKey, tenantEnvironment, Clock.systemUTC()));
-        WorkerRuntime runtime = id -> new WorkerLocation(id, worker.baseUrl(), WorkerReadiness.READY, "test worker");
-        replicaA = replica(runtime);
-        replicaB = replica(runtime);
+        runtime = id -> new WorkerLocation(id, worker.baseUrl(), WorkerReadiness.READY, "test worker");
+        replicaA = replica(runtime, eventLog);
+        replicaB = replica(runtime, eventLog);
     }
 
     @AfterEach
@@ -162,6 +167,44 @@ class WorkerStreamFailoverTest {
 
         assertLogIsExactlyTheWorkersStream();
         assertThat(replicaB.consumesLocally(conversation.id())).isTrue();
+    }
+
+    @Test
+    void anAppendThatFailsMidTurnIsReadAgainAndNothingAfterItIsAppendedFirst() {
+        // Replica A's log refuses one append in the middle of the turn, with more events read behind it.
+        AtomicInteger appends = new AtomicInteger();
+        ConversationEventLog flaky = new ConversationEventLog() {
+            @Override
+            public List<ConversationEvent> append(UUID conversationId, List<NewConversationEvent> events) {
+                if (appends.incrementAndGet() == 8) {
+                    // Fail only once the reader has queued more of the turn behind this append.
+                    await().atMost(Duration.ofSeconds(10))
+                            .until(() -> direct.events().size() >= 30);
+                    throw new IllegalStateException("database unavailable for a moment");
+                }
+                return eventLog.append(conversationId, events);
+            }
+
+            @Override
+            public List<ConversationEvent> readAfter(UUID conversationId, long afterSeq, int limit) {
+                return eventLog.readAfter(conversationId, afterSeq, limit);
+            }
+        };
+        replicaA.abandon();
+        replicaA = replica(runtime, flaky);
+        replicaA.start();
+        assertThat(contract.openSession(conversation.id(), "dev").status()).isEqualTo(201);
+        try (var watching = contract.subscribe(conversation.id(), null)) {
+            direct = watching;
+            replicaA.ensureConsuming(directory.scopeOf(conversation.id()).orElseThrow());
+            assertThat(contract.message(conversation.id(), "m1", "Tell me a long story")
+                            .status())
+                    .isEqualTo(202);
+
+            assertLogIsExactlyTheWorkersStream();
+        }
+        assertThat(appends).hasValueGreaterThan(8);
+        assertThat(replicaA.consumesLocally(conversation.id())).isTrue();
     }
 
     private void startTurnConsumedByA() {
@@ -197,13 +240,13 @@ class WorkerStreamFailoverTest {
                 .count();
     }
 
-    private WorkerStreams replica(WorkerRuntime runtime) {
+    private WorkerStreams replica(WorkerRuntime runtime, ConversationEventLog log) {
         return new WorkerStreams(
                 leases,
                 directory,
                 TestWorkerLocators.fixed(runtime, properties),
                 client,
-                eventLog,
+                log,
                 new TurnEnds(),
                 notices,
                 properties,

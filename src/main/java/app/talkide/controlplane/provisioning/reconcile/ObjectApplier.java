@@ -1,16 +1,19 @@
 package app.talkide.controlplane.provisioning.reconcile;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The one apply step: compares a desired object with its live version and writes only when they differ on
- * the fields the control plane owns: create when missing, patch when changed. The patched object is the live
+ * the fields the control plane owns: create when missing, patch when changed (replace a RoleBinding whose
+ * immutable {@code roleRef} changed). The patched object is the live
  * one with the desired one merged in as RFC 7386 would (maps merged, lists and values replaced: containers,
  * rules and ports are ours whole, and so are label selectors, while labels or annotations others add survive), sent as the JSON Patch
  * between the two. A JSON Patch rather than the merge patch itself, because the CRUD mock server used in the
@@ -22,11 +25,13 @@ final class ObjectApplier {
         UNCHANGED,
         CREATED,
         PATCHED,
+        /** Deleted and created again: it differed on a field the API server does not let anyone change. */
+        REPLACED,
         /** Being deleted by someone; recreated once it is gone. */
         TERMINATING;
 
         boolean wrote() {
-            return this == CREATED || this == PATCHED;
+            return this == CREATED || this == PATCHED || this == REPLACED;
         }
     }
 
@@ -53,6 +58,16 @@ final class ObjectApplier {
         }
         if (matches(desired, live)) {
             return Outcome.UNCHANGED;
+        }
+        if (desired instanceof RoleBinding binding
+                && live instanceof RoleBinding liveBinding
+                && !Objects.equals(binding.getRoleRef(), liveBinding.getRoleRef())) {
+            // A RoleBinding recreated by hand with another role: roleRef is immutable, so a patch would be
+            // refused on every pass. Bound to another role it grants too little or too much, wrong either
+            // way, so it is replaced; the worker lacks its Job permissions only between the two calls.
+            client.resource(live).delete();
+            client.resource(desired).create();
+            return Outcome.REPLACED;
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> merged =

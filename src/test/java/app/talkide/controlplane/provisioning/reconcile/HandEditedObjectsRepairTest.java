@@ -1,6 +1,7 @@
 package app.talkide.controlplane.provisioning.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.provisioning.AnotherReplicaLeads;
 import app.talkide.controlplane.provisioning.ManagedNames;
@@ -30,12 +31,14 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -60,8 +63,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * Drift by hand: an owned field of each kind edited in the cluster is put back by the next pass, with one
  * patch and nothing else, and the pass after that writes nothing. Besides what
  * {@code KubernetesTenantEnvironmentReconcilerTest} edits (Deployment, Role, Namespace label, the Secret's
- * token): what the API server cannot change is not tested as drift (a RoleBinding's {@code roleRef} is
- * immutable), and a session volume grown by hand is not drift (a claim can only grow). A namespace deleted
+ * token): a RoleBinding recreated with another {@code roleRef} (immutable, so it is replaced, not patched), and a session volume grown by hand is not drift (a claim can only grow). A namespace deleted
  * by hand is recreated with everything in it.
  */
 @DirtiesContext
@@ -272,6 +274,40 @@ class HandEditedObjectsRepairTest {
         assertThat(live.getMetadata().getLabels())
                 .containsAllEntriesOf(ManagedNames.labelsOf(id))
                 .containsEntry("added-by", "someone");
+        assertThat(desiredStates.get(id).driftRepairs()).isEqualTo(1);
+
+        assertThat(reconciler.reconcile(id).writes()).isZero();
+        assertThat(requests.writes()).isEmpty();
+    }
+
+    @Test
+    void aRoleBindingRecreatedByHandWithAnotherRoleIsReplaced() {
+        var binding = client.rbac().roleBindings().inNamespace(id.namespace()).withName(ManagedNames.WORKER);
+        RoleBinding ours = binding.get();
+        binding.delete();
+        await().atMost(Duration.ofSeconds(10)).until(() -> binding.get() == null);
+        // roleRef is immutable: a patch cannot put it back, only deleting and creating can.
+        client.resource(new RoleBindingBuilder(ours)
+                        .editMetadata()
+                        .withResourceVersion(null)
+                        .withUid(null)
+                        .endMetadata()
+                        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "edit")
+                        .build())
+                .create();
+        requests.drain();
+
+        ReconcileResult repair = reconciler.reconcile(id);
+
+        assertThat(repair.degradedReason()).isNull();
+        assertThat(repair.writes()).isEqualTo(1);
+        assertThat(requests.writes())
+                .satisfiesExactly(
+                        delete -> assertThat(delete)
+                                .startsWith("DELETE ")
+                                .contains("/rolebindings/" + ManagedNames.WORKER),
+                        create -> assertThat(create).startsWith("POST ").contains("/rolebindings"));
+        assertThat(binding.get().getRoleRef()).isEqualTo(ours.getRoleRef());
         assertThat(desiredStates.get(id).driftRepairs()).isEqualTo(1);
 
         assertThat(reconciler.reconcile(id).writes()).isZero();

@@ -15,12 +15,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,11 +30,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Pipelined: this thread only reads and maps events into a bounded queue; an appender thread takes
  * everything queued and appends it in one call, so the events that arrive while one append commits go in
- * the next, which starts as soon as the first returns. Order is the queue's. The cursor (the worker event
- * id a reconnect resumes from, also what the lease records) moves only when an append has committed, and
- * is written to the database off both threads. When an append fails, whatever was read on the same
+ * the next, which starts as soon as the first returns. Order is the queue's. The {@link StreamCursor} (the
+ * worker event id a reconnect resumes from, also what the lease records) moves only when an append has
+ * committed. When an append fails, whatever was read on the same
  * connection after it is dropped and that connection closed, so the worker sends it again after the last
  * committed event: nothing is appended after a gap.
+ *
+ * <p>Longer than most files here: the reader, the appender and their hand-over on a failed append share
+ * the connection counter and the queue, and read best side by side; the cursor and the turn activity,
+ * which stand alone, are {@link StreamCursor} and {@link TurnActivity}.
  */
 final class StreamConsumer implements Runnable {
 
@@ -62,11 +64,9 @@ final class StreamConsumer implements Runnable {
     private final WorkerStatusNotices notices;
     private final WorkerProperties.Stream settings;
     private final Duration silence;
-    private final Clock clock;
     private final MeterRegistry meters;
 
     private final ArrayBlockingQueue<Read> reads = new ArrayBlockingQueue<>(MAX_QUEUED);
-    private final AtomicInteger cursorWrites = new AtomicInteger();
     private final Object connecting = new Object();
     private volatile boolean running = true;
     private volatile @Nullable WorkerEventStream open;
@@ -76,11 +76,8 @@ final class StreamConsumer implements Runnable {
     private volatile long failedConnection = -1;
 
     private volatile @Nullable Thread appender;
-    private volatile @Nullable String cursor;
-    private volatile @Nullable String cursorWritten;
-    private volatile Instant lastCursorWrite = Instant.EPOCH;
-    private volatile Instant idleSince;
-    private volatile boolean turnRunning;
+    private final StreamCursor cursor;
+    private final TurnActivity activity;
     private boolean warnedUnauthorized;
     volatile long demandSeen;
 
@@ -107,12 +104,17 @@ final class StreamConsumer implements Runnable {
         this.notices = notices;
         this.settings = properties.stream();
         this.silence = properties.streamSilence();
-        this.clock = clock;
         this.meters = meters;
-        this.cursor = lease.lastEventId();
-        this.cursorWritten = lease.lastEventId();
+        this.cursor = new StreamCursor(
+                scope.conversationId(),
+                lease.lastEventId(),
+                holder,
+                leases,
+                settings.cursorInterval(),
+                clock,
+                this::stop);
         this.demandSeen = lease.demand();
-        this.idleSince = clock.instant();
+        this.activity = new TurnActivity(settings.idleRelease(), clock);
     }
 
     @Override
@@ -138,7 +140,7 @@ final class StreamConsumer implements Runnable {
                 if (!location.isReady()) {
                     throw new WorkerCallFailed(0, location.detail());
                 }
-                try (WorkerEventStream stream = client.openStream(location, scope.conversationId(), cursor)) {
+                try (WorkerEventStream stream = client.openStream(location, scope.conversationId(), cursor.current())) {
                     long current;
                     synchronized (connecting) {
                         current = ++connection;
@@ -244,15 +246,10 @@ final class StreamConsumer implements Runnable {
             }
             boolean turnEnded = batch.stream().anyMatch(e -> WorkerEventMapper.TURN_ENDS.contains(e.type()));
             batch.clear();
-            if (lastId != null) {
-                cursor = lastId;
-            }
             if (turnEnded) {
                 turnEnds.ended(scope.conversationId());
-                requestCursorWrite();
-            } else if (Duration.between(lastCursorWrite, clock.instant()).compareTo(settings.cursorInterval()) >= 0) {
-                requestCursorWrite();
             }
+            cursor.committed(lastId, turnEnded);
         }
     }
 
@@ -271,29 +268,6 @@ final class StreamConsumer implements Runnable {
         }
     }
 
-    /** Writes the cursor on a thread of its own, so neither reading nor appending waits for it. */
-    private void requestCursorWrite() {
-        lastCursorWrite = clock.instant();
-        if (cursorWrites.getAndIncrement() == 0) {
-            Thread.ofVirtual()
-                    .name("worker-stream-cursor-" + scope.conversationId())
-                    .start(() -> {
-                        int requests = cursorWrites.get();
-                        do {
-                            try {
-                                writeCursor();
-                            } catch (RuntimeException e) {
-                                log.debug(
-                                        "Could not record the cursor of {}: {}",
-                                        scope.conversationId(),
-                                        e.getMessage());
-                            }
-                            requests = cursorWrites.addAndGet(-requests);
-                        } while (requests != 0);
-                    });
-        }
-    }
-
     /** Maps one event; null if it is dropped (counted), which still moves the cursor past it. */
     private @Nullable NewConversationEvent accept(SseEvent event) {
         WorkerEventMapper.Mapped mapped = mapper.map(event);
@@ -303,16 +277,7 @@ final class StreamConsumer implements Runnable {
                                 "reason",
                                 reason.name().toLowerCase(java.util.Locale.ROOT))
                         .increment());
-        mapped.event().ifPresent(e -> {
-            switch (e.type()) {
-                case "turn.started" -> turnRunning = true;
-                case "turn.completed", "turn.failed" -> {
-                    turnRunning = false;
-                    idleSince = clock.instant();
-                }
-                default -> {}
-            }
-        });
+        mapped.event().ifPresent(activity::saw);
         return mapped.event().orElse(null);
     }
 
@@ -326,14 +291,7 @@ final class StreamConsumer implements Runnable {
     }
 
     void writeCursor() {
-        String current = cursor;
-        if (current != null && !current.equals(cursorWritten)) {
-            if (leases.recordCursor(scope.conversationId(), holder, current, clock.instant())) {
-                cursorWritten = current;
-            } else {
-                stop(); // someone else holds the stream now; the event log's de-duplication covers the overlap
-            }
-        }
+        cursor.write();
     }
 
     ConversationScope scope() {
@@ -342,13 +300,11 @@ final class StreamConsumer implements Runnable {
 
     @Nullable
     String cursor() {
-        return cursor;
+        return cursor.current();
     }
 
     void markCursorWritten(@Nullable String written) {
-        if (written != null) {
-            cursorWritten = written;
-        }
+        cursor.markWritten(written);
     }
 
     /** A stream that has carried nothing, not even a heartbeat, for too long is cut, so it reconnects. */
@@ -361,12 +317,12 @@ final class StreamConsumer implements Runnable {
 
     /** No turn is running and none has for {@code idle-release}. */
     boolean isIdle() {
-        return !turnRunning && Duration.between(idleSince, clock.instant()).compareTo(settings.idleRelease()) >= 0;
+        return activity.isIdle();
     }
 
     /** Something new was asked of this stream: the idle period starts over. */
     void touched() {
-        idleSince = clock.instant();
+        activity.touched();
     }
 
     void stop() {

@@ -2,7 +2,9 @@ package app.talkide.controlplane.provisioning;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpecBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 
@@ -16,6 +18,21 @@ public final class AnotherReplicaLeads {
     public static final String LEASE_NAME = "talkide-control-plane-leader";
 
     private AnotherReplicaLeads() {}
+
+    /**
+     * The mock extension's client, but patient (its 10 s request timeout was exceeded on a loaded build
+     * machine), with another replica leading: what a test that drives the reconciler itself starts from.
+     * The caller closes it.
+     */
+    public static KubernetesClient patientFollower(KubernetesClient extensionClient) {
+        KubernetesClient patient = new KubernetesClientBuilder()
+                .withConfig(new ConfigBuilder(extensionClient.getConfiguration())
+                        .withRequestTimeout(60_000)
+                        .build())
+                .build();
+        hold(patient);
+        return patient;
+    }
 
     public static void hold(KubernetesClient client) {
         ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);

@@ -33,9 +33,7 @@ import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
@@ -80,15 +78,9 @@ class HandEditedObjectsRepairTest {
     static KubernetesClient client;
     static KubernetesMockServer server;
 
-    /** A patient client, as in {@code KubernetesTenantEnvironmentReconcilerTest}; this application never leads. */
     @BeforeAll
     static void patientClient() {
-        client = new KubernetesClientBuilder()
-                .withConfig(new ConfigBuilder(client.getConfiguration())
-                        .withRequestTimeout(60_000)
-                        .build())
-                .build();
-        AnotherReplicaLeads.hold(client);
+        client = AnotherReplicaLeads.patientFollower(client);
     }
 
     @AfterAll

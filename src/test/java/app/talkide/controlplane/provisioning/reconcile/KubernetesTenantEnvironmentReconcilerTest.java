@@ -30,9 +30,7 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
@@ -72,19 +70,10 @@ class KubernetesTenantEnvironmentReconcilerTest {
     static KubernetesClient client;
     static KubernetesMockServer server;
 
-    /**
-     * The extension's client gives up on a request after 10 s, which a loaded build machine (several builds
-     * on two cores) exceeded; the same client with a patient timeout, closed after the class.
-     */
+    /** The reconciler is under test here, not the schedule: this application must never lead. */
     @BeforeAll
     static void patientClient() {
-        client = new KubernetesClientBuilder()
-                .withConfig(new ConfigBuilder(client.getConfiguration())
-                        .withRequestTimeout(60_000)
-                        .build())
-                .build();
-        // The reconciler is under test here, not the schedule: this application must never lead.
-        AnotherReplicaLeads.hold(client);
+        client = AnotherReplicaLeads.patientFollower(client);
     }
 
     @AfterAll

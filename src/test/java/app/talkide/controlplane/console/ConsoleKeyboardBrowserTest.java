@@ -72,11 +72,9 @@ class ConsoleKeyboardBrowserTest {
         browser.waitUpTo(PAGE).until(ExpectedConditions.urlContains("/login"));
         awaitFocusOn(By.id("username"));
         type("dev");
-        tab();
-        assertFocusShownOn(By.id("password"));
+        tabTo(By.id("password"));
         type("dev");
-        tab();
-        assertFocusShownOn(By.id("sign-in"));
+        tabTo(By.id("sign-in"));
         press(Keys.ENTER);
 
         waitForText(browser, By.id("budget-summary"), "spent");
@@ -86,24 +84,18 @@ class ConsoleKeyboardBrowserTest {
                                 .getOptions()
                                 .size()
                         == 2);
-        tab();
-        assertFocusShownOn(By.id("skip-link"));
-        tab();
-        assertFocusShownOn(By.id("admin-link"));
-        tab();
-        assertFocusShownOn(By.id("sign-out"));
-        tab();
-        assertFocusShownOn(By.id("tenant-env"));
+        tabTo(By.id("skip-link"));
+        tabTo(By.id("admin-link"));
+        tabTo(By.id("sign-out"));
+        tabTo(By.id("tenant-env"));
         press(Keys.ARROW_DOWN);
         assertThat(new Select(browser.driver.findElement(By.id("tenant-env")))
                         .getFirstSelectedOption()
                         .getAttribute("value"))
                 .isEqualTo("demo/keyboard");
-        tab();
-        assertFocusShownOn(By.id("new-title"));
+        tabTo(By.id("new-title"));
         type("Keyboard only");
-        tab();
-        assertFocusShownOn(By.id("create-button"));
+        tabTo(By.id("create-button"));
         press(Keys.SPACE);
 
         waitForText(browser, By.id("conversation-title"), "Keyboard only");
@@ -119,8 +111,7 @@ class ConsoleKeyboardBrowserTest {
         WebElement answer = waitFor(browser, By.cssSelector("#transcript li.assistant"));
         browser.waitUpTo(PAGE).until(ExpectedConditions.elementToBeClickable(By.id("interrupt-button")));
         assertFocusShownOn(By.id("message-input"));
-        tab();
-        assertFocusShownOn(By.id("interrupt-button"));
+        tabTo(By.id("interrupt-button"));
         browser.screenshot("keyboard-stop-answer");
         press(Keys.ENTER);
         browser.waitUpTo(TURN).until(ExpectedConditions.attributeToBe(answer, "data-state", "failed"));
@@ -154,13 +145,18 @@ class ConsoleKeyboardBrowserTest {
                 .keyUp(Keys.CONTROL)
                 .perform();
         type("7");
-        tab();
-        assertFocusShownOn(By.cssSelector("tr[data-user='dev'] .save-limit"));
+        tabTo(By.cssSelector("tr[data-user='dev'] .save-limit"));
         press(Keys.ENTER);
         waitForText(browser, By.id("budget-message"), "Saved: dev may spend $7.00 this period.");
         assertThat(budgets.status("dev").limitMicros()).isEqualTo(7_000_000);
         browser.screenshot("keyboard-admin");
         browser.assertNoConsoleErrors();
+    }
+
+    /** Tab once, and the focus must land, visibly, on {@code target}. */
+    private void tabTo(By target) {
+        tab();
+        assertFocusShownOn(target);
     }
 
     private void tab() {

@@ -119,11 +119,7 @@ class IdentityTokenRotationTest {
     void onDemandRotationUpdatesTheSecretRollsTheWorkerAndRetiresTheOldTokenAfterTheGrace() {
         Instant rotatedAt = clock.instant();
 
-        TestHttp.Response response = http.postJson(
-                "/api/admin/tenant-environments/" + acme.tenant() + "/" + acme.env() + "/identity-tokens/rotate",
-                "",
-                "Authorization",
-                TestHttp.basic("dev", "dev"));
+        TestHttp.Response response = rotateOnDemand(acme);
 
         assertThat(response.status()).isEqualTo(200);
         String fresh = secretToken(acme);
@@ -160,11 +156,7 @@ class IdentityTokenRotationTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> oldPod.minted.get() >= 5);
 
             Instant rotatedAt = clock.instant();
-            TestHttp.Response rotation = http.postJson(
-                    "/api/admin/tenant-environments/" + acme.tenant() + "/" + acme.env() + "/identity-tokens/rotate",
-                    "",
-                    "Authorization",
-                    TestHttp.basic("dev", "dev"));
+            TestHttp.Response rotation = rotateOnDemand(acme);
             assertThat(rotation.status()).isEqualTo(200);
             Instant graceEndsAt =
                     Instant.parse(rotation.json().path("graceEndsAt").asString());
@@ -305,15 +297,20 @@ class IdentityTokenRotationTest {
     void rotationOfAWorkerWithoutSecretIsAConflictAndIssuesNothing() {
         TenantEnvironmentId bare = Fixtures.tenantEnvironment(context);
 
-        TestHttp.Response response = http.postJson(
-                "/api/admin/tenant-environments/" + bare.tenant() + "/" + bare.env() + "/identity-tokens/rotate",
-                "",
-                "Authorization",
-                TestHttp.basic("dev", "dev"));
+        TestHttp.Response response = rotateOnDemand(bare);
 
         assertThat(response.status()).isEqualTo(409);
         assertThat(response.json().path("type").asString()).endsWith("/worker-not-provisioned");
         assertThat(identityTokens.list(bare)).isEmpty();
+    }
+
+    /** The admin API's on-demand rotation of a tenant-environment's identity token. */
+    private TestHttp.Response rotateOnDemand(TenantEnvironmentId id) {
+        return http.postJson(
+                "/api/admin/tenant-environments/" + id.tenant() + "/" + id.env() + "/identity-tokens/rotate",
+                "",
+                "Authorization",
+                TestHttp.basic("dev", "dev"));
     }
 
     private int mint(String identityToken) {

@@ -5,18 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.provisioning.AnotherReplicaLeads;
 import app.talkide.controlplane.provisioning.ManagedNames;
-import app.talkide.controlplane.provisioning.MockApiRequests;
-import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler;
 import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler.ReconcileResult;
 import app.talkide.controlplane.provisioning.desired.DesiredStateSpec;
-import app.talkide.controlplane.provisioning.desired.DesiredStates;
-import app.talkide.controlplane.provisioning.objects.NamespaceLimitsBuilder;
 import app.talkide.controlplane.provisioning.objects.WorkerSecretBuilder;
 import app.talkide.controlplane.support.DatabaseTest;
-import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
-import app.talkide.controlplane.tenant.TenantEnvironments;
-import app.talkide.controlplane.token.identity.IdentityTokens;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
@@ -27,34 +20,22 @@ import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Primary;
 import org.springframework.test.annotation.DirtiesContext;
 
 /**
@@ -66,70 +47,17 @@ import org.springframework.test.annotation.DirtiesContext;
  */
 @DirtiesContext
 @DatabaseTest
-@EnableKubernetesMockClient(crud = true)
 @SpringBootTest(
         properties = {
             "talkide.worker.runtime=kubernetes",
             "talkide.provisioning.control-plane-namespace=talkide-prod",
             "talkide.provisioning.leader.lease-namespace=" + AnotherReplicaLeads.LEASE_NAMESPACE
         })
-class HandEditedObjectsRepairTest {
+class HandEditedObjectsRepairTest extends MockClusterTest {
 
-    static KubernetesClient client;
-    static KubernetesMockServer server;
-
-    @BeforeAll
-    static void patientClient() {
-        client = AnotherReplicaLeads.patientFollower(client);
-    }
-
-    @AfterAll
-    static void closeClient() {
-        client.close();
-    }
-
-    @TestConfiguration
-    static class MockCluster {
-        @Bean
-        @Primary
-        KubernetesClient mockKubernetesClient() {
-            return client;
-        }
-    }
-
-    /** Everything the control plane creates inside the namespace, by kind and name. */
-    static final Map<Class<? extends HasMetadata>, String> OBJECTS = Map.of(
-            ResourceQuota.class, NamespaceLimitsBuilder.NAME,
-            LimitRange.class, NamespaceLimitsBuilder.NAME,
-            ServiceAccount.class, ManagedNames.WORKER,
-            Role.class, ManagedNames.WORKER,
-            RoleBinding.class, ManagedNames.WORKER,
-            Secret.class, ManagedNames.WORKER_SECRET,
-            PersistentVolumeClaim.class, ManagedNames.SESSIONS_VOLUME,
-            NetworkPolicy.class, ManagedNames.WORKER,
-            Service.class, ManagedNames.WORKER,
-            Deployment.class, ManagedNames.WORKER);
-
-    @Autowired
-    TenantEnvironmentReconciler reconciler;
-
-    @Autowired
-    DesiredStates desiredStates;
-
-    @Autowired
-    TenantEnvironments tenantEnvironments;
-
-    @Autowired
-    IdentityTokens identityTokens;
-
-    MockApiRequests requests;
-    TenantEnvironmentId id;
-
+    /** Every test starts from a tenant-environment provisioned in full. */
     @BeforeEach
     void provisioned() {
-        requests = new MockApiRequests(server);
-        id = TenantEnvironmentId.of("t" + UUID.randomUUID().toString().substring(0, 8), "dev");
-        desiredStates.put(id, DesiredStateSpec.DEFAULTS);
         assertThat(reconciler.reconcile(id).writes()).isEqualTo(11);
     }
 

@@ -4,51 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import app.talkide.controlplane.provisioning.AnotherReplicaLeads;
 import app.talkide.controlplane.provisioning.ManagedNames;
-import app.talkide.controlplane.provisioning.MockApiRequests;
-import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler;
 import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler.ReconcileResult;
 import app.talkide.controlplane.provisioning.desired.DesiredStateSpec;
-import app.talkide.controlplane.provisioning.desired.DesiredStates;
 import app.talkide.controlplane.provisioning.objects.WorkerSecretBuilder;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.tenant.TenantEnvironment;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
-import app.talkide.controlplane.tenant.TenantEnvironments;
-import app.talkide.controlplane.token.identity.IdentityTokens;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.LimitRange;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
-import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
-import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.api.model.rbac.Role;
-import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Primary;
 import org.springframework.test.annotation.DirtiesContext;
 
 /**
@@ -57,7 +33,6 @@ import org.springframework.test.annotation.DirtiesContext;
  */
 @DirtiesContext
 @DatabaseTest
-@EnableKubernetesMockClient(crud = true)
 @SpringBootTest(
         properties = {
             "talkide.worker.runtime=kubernetes",
@@ -65,64 +40,7 @@ import org.springframework.test.annotation.DirtiesContext;
             "talkide.provisioning.deprovision-timeout=1s",
             "talkide.provisioning.leader.lease-namespace=" + AnotherReplicaLeads.LEASE_NAMESPACE
         })
-class KubernetesTenantEnvironmentReconcilerTest {
-
-    static KubernetesClient client;
-    static KubernetesMockServer server;
-
-    /** The reconciler is under test here, not the schedule: this application must never lead. */
-    @BeforeAll
-    static void patientClient() {
-        client = AnotherReplicaLeads.patientFollower(client);
-    }
-
-    @AfterAll
-    static void closeClient() {
-        client.close();
-    }
-
-    @TestConfiguration
-    static class MockCluster {
-        @Bean
-        @Primary
-        KubernetesClient mockKubernetesClient() {
-            return client;
-        }
-    }
-
-    static final List<Class<? extends HasMetadata>> KINDS = List.of(
-            ResourceQuota.class,
-            LimitRange.class,
-            ServiceAccount.class,
-            Role.class,
-            RoleBinding.class,
-            Secret.class,
-            PersistentVolumeClaim.class,
-            NetworkPolicy.class,
-            Service.class,
-            Deployment.class);
-
-    @Autowired
-    TenantEnvironmentReconciler reconciler;
-
-    @Autowired
-    DesiredStates desiredStates;
-
-    @Autowired
-    TenantEnvironments tenantEnvironments;
-
-    @Autowired
-    IdentityTokens identityTokens;
-
-    MockApiRequests requests;
-    TenantEnvironmentId id;
-
-    @BeforeEach
-    void setUp() {
-        requests = new MockApiRequests(server);
-        id = TenantEnvironmentId.of("t" + UUID.randomUUID().toString().substring(0, 8), "dev");
-        desiredStates.put(id, DesiredStateSpec.DEFAULTS);
-    }
+class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
 
     @Test
     void firstProvisioningCreatesTheNamespaceAndEveryObjectInIt() {

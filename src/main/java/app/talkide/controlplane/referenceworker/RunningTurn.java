@@ -29,6 +29,11 @@ final class RunningTurn {
 
     void runOn(Thread runner) {
         this.thread = runner;
+        // A stop that came before the thread was known could not interrupt it; without this check the
+        // turn would still call the model (and spend) for a user who stopped it or a worker going away.
+        if (interrupted || abandoned) {
+            runner.interrupt();
+        }
     }
 
     /** The model response being read; closing it is how an interrupt stops a blocked read at once. */

@@ -57,6 +57,9 @@ final class SessionRoutes implements HttpHandler {
         } catch (SessionStore.SessionOwnedByOther e) {
             HttpExchanges.problem(
                     exchange, 409, "session-owned-by-other", "Session belongs to another user", e.getMessage());
+        } catch (SessionStore.WorkerStopping e) {
+            HttpExchanges.problem(
+                    exchange, 503, "worker-stopping", "The worker is stopping", "Send the command again later.");
         }
     }
 

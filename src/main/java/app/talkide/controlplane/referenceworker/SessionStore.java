@@ -12,6 +12,11 @@ import tools.jackson.databind.node.ObjectNode;
  * The worker's sessions: in memory while it runs, on disk under the config directory for good. After a
  * restart a session is loaded on first use, exactly where it stopped; a turn the old process was running
  * is closed with {@code turn.failed} / {@code worker_restarted}, so the control plane knows it ended.
+ *
+ * <p>Once halted the store serves nothing more. A command that arrived just before the stop would otherwise
+ * load the session again from disk into this dying process, accept a message it can never run and mark it
+ * as started in the files the restarted worker reads, so that worker would answer the redelivery as a
+ * duplicate and the message would be lost.
  */
 final class SessionStore {
 
@@ -21,6 +26,7 @@ final class SessionStore {
     private final Path configDir;
     private final Clock clock;
     private final Map<UUID, Session> sessions = new ConcurrentHashMap<>();
+    private boolean halted;
 
     SessionStore(Path configDir, Clock clock) {
         this.configDir = configDir;
@@ -29,6 +35,7 @@ final class SessionStore {
 
     /** Finds or creates the session; throws {@link SessionOwnedByOther} if it belongs to someone else. */
     synchronized Opened open(UUID conversationId, String userId) {
+        refuseIfHalted();
         Optional<Session> existing = find(conversationId);
         if (existing.isPresent()) {
             if (!existing.get().userId().equals(userId)) {
@@ -52,6 +59,7 @@ final class SessionStore {
 
     /** The session in memory, or loaded from disk after a restart. */
     synchronized Optional<Session> find(UUID conversationId) {
+        refuseIfHalted();
         Session session = sessions.get(conversationId);
         if (session != null) {
             return Optional.of(session);
@@ -73,8 +81,15 @@ final class SessionStore {
 
     /** Stops every session as a killed process would. */
     synchronized void haltAll() {
+        halted = true;
         sessions.values().forEach(Session::halt);
         sessions.clear();
+    }
+
+    private void refuseIfHalted() {
+        if (halted) {
+            throw new WorkerStopping();
+        }
     }
 
     private Session load(UUID conversationId) {
@@ -106,6 +121,13 @@ final class SessionStore {
 
     static ObjectNode status(String status, String detail) {
         return HttpExchanges.JSON.createObjectNode().put("status", status).put("detail", detail);
+    }
+
+    /** A command that reached the worker while it stops; the caller tries again once it is back. */
+    static final class WorkerStopping extends RuntimeException {
+        WorkerStopping() {
+            super("the worker is stopping", null, false, false);
+        }
     }
 
     /** {@code POST /sessions} for a conversation whose session another user owns. */

@@ -88,7 +88,8 @@ class ConversationWorkerFlowTest {
         try (SseClient stream = stream(conversation)) {
             send(conversation, "c1", "Greet me");
 
-            await().atMost(Duration.ofSeconds(30)).until(() -> types(stream).contains("turn.completed"));
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(types(stream)).contains("turn.completed"));
             assertThat(types(stream))
                     .containsSubsequence("message.accepted", "turn.started", "text.delta", "turn.completed");
             assertThat(types(stream).stream().filter("text.delta"::equals)).hasSize(3);
@@ -122,13 +123,15 @@ class ConversationWorkerFlowTest {
 
         try (SseClient stream = stream(conversation)) {
             send(conversation, "c1", "a long task");
-            await().atMost(Duration.ofSeconds(30)).until(() -> types(stream).contains("turn.started"));
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(types(stream)).contains("turn.started"));
             send(conversation, "c2", "and then this");
 
             workers.stopWorker(tenantEnvironment);
             workers.start(tenantEnvironment);
 
-            await().atMost(Duration.ofSeconds(60)).until(() -> types(stream).contains("turn.completed"));
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertThat(types(stream)).contains("turn.completed"));
             List<String> turns =
                     types(stream).stream().filter(t -> t.startsWith("turn.")).toList();
             assertThat(turns).containsExactly("turn.started", "turn.failed", "turn.started", "turn.completed");

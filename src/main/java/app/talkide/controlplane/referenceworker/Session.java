@@ -127,6 +127,16 @@ final class Session {
         if (turn != null) {
             return Acceptance.BUSY;
         }
+        // Accepted and recorded as started in one step: a stop comes before (the message is refused and
+        // delivered again) or after (a restart finds it started and reports it failed), never between,
+        // where the control plane would hold a 202 for a message no file knows. If the write fails,
+        // nothing was accepted.
+        emit(
+                "turn.started",
+                HttpExchanges.JSON
+                        .createObjectNode()
+                        .put("turnId", next.id().toString())
+                        .put("messageId", messageId));
         acceptedMessages.add(messageId);
         turn = next;
         return Acceptance.STARTED;

@@ -118,12 +118,6 @@ final class SessionRoutes implements HttpHandler {
         RunningTurn turn = new RunningTurn(messageId);
         switch (session.accept(messageId, turn)) {
             case STARTED -> {
-                session.emit(
-                        "turn.started",
-                        HttpExchanges.JSON
-                                .createObjectNode()
-                                .put("turnId", turn.id().toString())
-                                .put("messageId", messageId));
                 Thread.ofVirtual().name("turn-" + turn.id()).start(() -> {
                     turn.runOn(Thread.currentThread());
                     turns.run(session, turn, text);

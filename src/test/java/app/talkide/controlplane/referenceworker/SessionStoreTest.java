@@ -109,14 +109,36 @@ class SessionStoreTest {
         assertThat(Thread.interrupted()).isTrue();
     }
 
+    @Test
+    void aStartedTurnIsOnDiskTheMomentItIsAcceptedSoAStopRightAfterCannotLoseIt() {
+        SessionStore dying = new SessionStore(configDir, Clock.systemUTC());
+        Session session = dying.open(conversation, "dev").session();
+        assertThat(session.accept("m1", new RunningTurn("m1"))).isEqualTo(Session.Acceptance.STARTED);
+
+        dying.haltAll(); // before the handler could answer or the turn's thread could run
+
+        List<String> types = new SessionStore(configDir, Clock.systemUTC())
+                .find(conversation)
+                .map(resumed -> SessionFiles.existing(configDir, conversation).readEvents().stream()
+                        .map(event -> event.get("type").asString())
+                        .toList())
+                .orElseThrow();
+        assertThat(types).containsExactly("session.status", "turn.started", "turn.failed", "session.status");
+    }
+
+    @Test
+    void aStoppedSessionAcceptsNothing() {
+        SessionStore dying = new SessionStore(configDir, Clock.systemUTC());
+        Session session = dying.open(conversation, "dev").session();
+        dying.haltAll();
+
+        assertThat(session.accept("m1", new RunningTurn("m1"))).isEqualTo(Session.Acceptance.CLOSED);
+        assertThat(SessionFiles.existing(configDir, conversation).readEvents())
+                .extracting(event -> event.get("type").asString())
+                .containsExactly("session.status");
+    }
+
     private static void startTurn(Session session, String messageId) {
-        RunningTurn turn = new RunningTurn(messageId);
-        assertThat(session.accept(messageId, turn)).isEqualTo(Session.Acceptance.STARTED);
-        session.emit(
-                "turn.started",
-                HttpExchanges.JSON
-                        .createObjectNode()
-                        .put("turnId", turn.id().toString())
-                        .put("messageId", messageId));
+        assertThat(session.accept(messageId, new RunningTurn(messageId))).isEqualTo(Session.Acceptance.STARTED);
     }
 }

@@ -22,6 +22,12 @@ class ConfiguredAnthropicUpstream implements AnthropicUpstream {
         String url = properties.upstreamUrl().toString();
         this.baseUrl = URI.create(url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
         this.apiKey = properties.apiKey();
+        if (!apiKey.chars().allMatch(c -> c >= 0x21 && c <= 0x7E)) {
+            // Refused here, without the value: the HTTP client would refuse the header on every call, with
+            // the key itself in its exception message, which would end up in the log.
+            throw new IllegalStateException("talkide.gateway.api-key (ANTHROPIC_API_KEY) contains a character an"
+                    + " HTTP header cannot carry (a space, line break or invisible character); set the key again");
+        }
     }
 
     @Override

@@ -48,4 +48,21 @@ class UpstreamAnnouncerTest {
                             .doesNotContain(KEY.substring(0, 24));
                 });
     }
+
+    @Test
+    void aKeyAnHttpHeaderCannotCarryStopsTheStartWithoutShowingIt(CapturedOutput output) {
+        // A zero-width space pasted into the middle: the JDK client would refuse the header on every call
+        // with the whole key in its exception message.
+        String pasted = KEY.substring(0, 20) + "\u200B" + KEY.substring(20);
+        runner.withPropertyValues("talkide.mode=production", "talkide.gateway.api-key=" + pasted)
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    Throwable failure = context.getStartupFailure();
+                    assertThat(failure).rootCause().hasMessageContaining("talkide.gateway.api-key");
+                    for (Throwable t = failure; t != null; t = t.getCause()) {
+                        assertThat(String.valueOf(t.getMessage())).doesNotContain(KEY.substring(0, 20));
+                    }
+                    assertThat(output.getAll()).doesNotContain(KEY.substring(0, 20));
+                });
+    }
 }

@@ -26,7 +26,8 @@ import org.springframework.validation.annotation.Validated;
  * @param responseTimeout how long to wait for the upstream's response headers (then 504); a
  *     non-streaming call only answers when it is done, so this is generous
  * @param streamIdleTimeout how long a stream may go without a byte from the upstream before the gateway
- *     ends it with an error event; the API sends pings while it works, so silence means a dead connection
+ *     ends it with an error event; the API sends pings while it works, so silence means a dead connection.
+ *     A JSON body (sent whole once its headers are out) silent this long mid-way is cut off as well
  * @param maxRequestSize the largest request body accepted (then 413); the Messages API's own limit is 32 MB
  * @param outputSliceTokens output tokens reserved up front and added per extension while a stream runs
  * @param pricing prices per model family

@@ -143,6 +143,11 @@ public final class ScriptedUpstream implements AutoCloseable {
                     + "Transfer-Encoding: chunked\r\n\r\n");
         }
 
+        /** Writes raw response text (status line, headers, any part of a body) as it is, now. */
+        public void respond(String raw) throws IOException {
+            write(raw);
+        }
+
         /** Sends one chunk now. */
         public void send(String data) throws IOException {
             byte[] bytes = data.getBytes(StandardCharsets.UTF_8);

@@ -14,13 +14,21 @@ final class BodyRelay {
 
     private BodyRelay() {}
 
-    /** Returns false if the worker went away before the end. */
-    static boolean relay(InputStream upstream, ClientOutput client, @Nullable JsonUsageScanner scanner)
+    /**
+     * Returns false if the worker went away before the end. {@code watched} is told of every read, so an
+     * upstream that goes silent mid-body is cut off as a silent stream is.
+     */
+    static boolean relay(
+            InputStream upstream,
+            ClientOutput client,
+            @Nullable JsonUsageScanner scanner,
+            StallWatchdog.Watched watched)
             throws IOException {
         byte[] buffer = new byte[16 * 1024];
         boolean clientThere = true;
         int read;
         while ((read = upstream.read(buffer)) >= 0) {
+            watched.touched();
             if (scanner != null) {
                 scanner.feed(buffer, 0, read);
             }

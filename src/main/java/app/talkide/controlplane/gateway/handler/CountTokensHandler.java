@@ -21,12 +21,19 @@ class CountTokensHandler {
     private final Forwarder forwarder;
     private final PriceList prices;
     private final UserBudgetService budgets;
+    private final StallWatchdog watchdog;
 
-    CountTokensHandler(GatewayProperties properties, Forwarder forwarder, PriceList prices, UserBudgetService budgets) {
+    CountTokensHandler(
+            GatewayProperties properties,
+            Forwarder forwarder,
+            PriceList prices,
+            UserBudgetService budgets,
+            StallWatchdog watchdog) {
         this.properties = properties;
         this.forwarder = forwarder;
         this.prices = prices;
         this.budgets = budgets;
+        this.watchdog = watchdog;
     }
 
     void handle(GatewayCall call, HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -44,8 +51,9 @@ class CountTokensHandler {
         CallOutcome outcome = CallOutcome.UPSTREAM_ERROR;
         try {
             HttpResponse<InputStream> answer = forwarder.send(call, request, target, body, response);
-            try (InputStream upstream = answer.body()) {
-                boolean delivered = BodyRelay.relay(upstream, new ClientOutput(response, call), null);
+            try (InputStream upstream = answer.body();
+                    StallWatchdog.Watched watched = watchdog.watch(upstream)) {
+                boolean delivered = BodyRelay.relay(upstream, new ClientOutput(response, call), null, watched);
                 outcome = !Forwarder.succeeded(answer)
                         ? CallOutcome.UPSTREAM_ERROR
                         : delivered ? CallOutcome.COMPLETED : CallOutcome.CLIENT_CANCELLED;

@@ -58,6 +58,25 @@ class GatewayController {
                 case MESSAGES -> messages.handle(call, request, response);
                 case COUNT_TOKENS -> countTokens.handle(call, request, response);
             }
+        } catch (IOException broken) {
+            // A connection broke where no handler step expected it: the worker's (an aborted upload, a
+            // hang-up while an error was written) or the upstream's after its headers (count_tokens).
+            // Neither is the gateway's bug, so no stack trace; the worker gets a 502 if it still listens.
+            log.debug("Gateway call {} ended on a broken connection: {}", call.requestId(), broken.toString());
+            if (!response.isCommitted()) {
+                response.reset();
+                response.setHeader("x-talkide-request-id", call.requestId());
+                try {
+                    AnthropicErrors.write(
+                            response,
+                            502,
+                            "api_error",
+                            "The connection to the Anthropic API broke before the answer was complete.",
+                            call.requestId());
+                } catch (IOException gone) {
+                    // The worker is gone as well.
+                }
+            }
         } catch (RuntimeException bug) {
             log.error("Gateway call {} failed unexpectedly", call.requestId(), bug);
             if (!response.isCommitted()) {

@@ -130,12 +130,17 @@ class MessagesHandler {
         try (InputStream upstream = answer.body()) {
             if (!Forwarder.succeeded(answer)) {
                 // The upstream's own error (400, 401, 429, 529 ...) goes to the worker as it is; nothing is billed.
-                BodyRelay.relay(upstream, client, null);
+                try (StallWatchdog.Watched watched = watchdog.watch(upstream)) {
+                    BodyRelay.relay(upstream, client, null, watched);
+                }
                 return Outcome.free(CallOutcome.UPSTREAM_ERROR);
             }
             if (!Forwarder.isEventStream(answer)) {
                 JsonUsageScanner scanner = new JsonUsageScanner();
-                boolean delivered = BodyRelay.relay(upstream, client, scanner);
+                boolean delivered;
+                try (StallWatchdog.Watched watched = watchdog.watch(upstream)) {
+                    delivered = BodyRelay.relay(upstream, client, scanner, watched);
+                }
                 return new Outcome(delivered ? CallOutcome.COMPLETED : CallOutcome.CLIENT_CANCELLED, scanner.counts());
             }
             return stream(call, client, upstream, reservation, reservedOutput);
@@ -177,6 +182,15 @@ class MessagesHandler {
                             "Spending limit reached: this answer was stopped because your"
                                     + " spending limit for this period does not cover more output.");
                     yield new Outcome(CallOutcome.LIMIT_REACHED, meter.counts());
+                }
+                case BUDGET_UNAVAILABLE -> {
+                    upstream.close();
+                    endWith(
+                            client,
+                            "api_error",
+                            "The gateway could not extend this answer's budget reservation, so the answer was"
+                                    + " stopped; try again shortly.");
+                    yield new Outcome(CallOutcome.UPSTREAM_ERROR, meter.counts());
                 }
                 case UPSTREAM_BROKEN -> {
                     endWith(

@@ -5,6 +5,8 @@ import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
 import app.talkide.controlplane.budget.UserBudgetService;
 import app.talkide.controlplane.gateway.metering.StreamMeter;
 import app.talkide.controlplane.gateway.pricing.ModelPrice;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The progressive reservation of one stream. The call starts with its input estimate and one slice of
@@ -12,8 +14,13 @@ import app.talkide.controlplane.gateway.pricing.ModelPrice;
  * far reaches what is reserved, the reservation grows to cover the input and one more slice. When the
  * budget refuses, the stream must stop: spend never passes what the limit allowed by more than the
  * tokens of the event that crossed the slice.
+ *
+ * <p>When the budget cannot be asked at all (the database failed), the stream stops as well: going on
+ * unreserved could pass the limit by any amount. What was used until then is still billed.
  */
 final class OutputAllowance {
+
+    private static final Logger log = LoggerFactory.getLogger(OutputAllowance.class);
 
     private final UserBudgetService budgets;
     private final Reservation reservation;
@@ -21,6 +28,7 @@ final class OutputAllowance {
     private final int slice;
     private long reservedOutput;
     private boolean inputSeen;
+    private boolean budgetUnavailable;
 
     OutputAllowance(
             UserBudgetService budgets, Reservation reservation, ModelPrice price, int slice, long reservedOutput) {
@@ -47,10 +55,25 @@ final class OutputAllowance {
         long needed = price.cost(new TokenCounts(
                 counted.input(), counted.cacheWrite5m(), counted.cacheWrite1h(), counted.cacheRead(), wanted));
         long delta = needed - reservation.amountMicros();
-        if (delta > 0 && !budgets.extend(reservation, delta).granted()) {
+        if (delta > 0 && !extend(delta)) {
             return false;
         }
         reservedOutput = wanted;
         return true;
+    }
+
+    /** True once a refusal came from a failure to reach the budget rather than from the budget itself. */
+    boolean budgetUnavailable() {
+        return budgetUnavailable;
+    }
+
+    private boolean extend(long delta) {
+        try {
+            return budgets.extend(reservation, delta).granted();
+        } catch (RuntimeException failed) {
+            budgetUnavailable = true;
+            log.warn("Could not extend a stream's budget reservation; ending the stream: {}", failed.toString());
+            return false;
+        }
     }
 }

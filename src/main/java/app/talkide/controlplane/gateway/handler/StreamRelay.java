@@ -20,7 +20,9 @@ final class StreamRelay implements SseEventSplitter.Sink {
         COMPLETED,
         CLIENT_GONE,
         UPSTREAM_BROKEN,
-        LIMIT_REACHED
+        LIMIT_REACHED,
+        /** The budget could not be asked for more (its database failed): stopped like a reached limit. */
+        BUDGET_UNAVAILABLE
     }
 
     private final ClientOutput client;
@@ -54,7 +56,7 @@ final class StreamRelay implements SseEventSplitter.Sink {
                 }
                 splitter.feed(buffer, 0, read, this);
                 if (limitReached) {
-                    return End.LIMIT_REACHED;
+                    return allowance.budgetUnavailable() ? End.BUDGET_UNAVAILABLE : End.LIMIT_REACHED;
                 }
             }
         } catch (IOException clientGone) {

@@ -47,6 +47,8 @@ public class WorkerStreams implements SmartLifecycle {
     private final Clock clock;
     private final MeterRegistry meters;
     private volatile ScheduledExecutorService ticker;
+    /** Set by {@link #stop} and {@link #abandon}: from then on nothing is claimed here. Guarded by this. */
+    private boolean stopped;
 
     WorkerStreams(
             StreamLeaseRepository leases,
@@ -94,6 +96,11 @@ public class WorkerStreams implements SmartLifecycle {
     }
 
     private synchronized void claim(ConversationScope scope) {
+        if (stopped) {
+            // A delivery still finishing during shutdown: a lease taken now would never be renewed or
+            // handed over, and every other replica would wait for it to expire.
+            return;
+        }
         UUID id = scope.conversationId();
         StreamConsumer existing = consumers.get(id);
         if (existing != null && existing.isRunning()) {
@@ -174,7 +181,8 @@ public class WorkerStreams implements SmartLifecycle {
     }
 
     @Override
-    public void start() {
+    public synchronized void start() {
+        stopped = false;
         ticker = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofVirtual().name("worker-streams-ticker").factory());
         long renewMillis = properties.stream().leaseRenewInterval().toMillis();
@@ -185,7 +193,8 @@ public class WorkerStreams implements SmartLifecycle {
 
     /** Graceful shutdown hands every stream over at once, so another replica need not wait for expiry. */
     @Override
-    public void stop() {
+    public synchronized void stop() {
+        stopped = true;
         ScheduledExecutorService running = ticker;
         ticker = null;
         if (running != null) {
@@ -203,7 +212,8 @@ public class WorkerStreams implements SmartLifecycle {
     }
 
     /** Stops consuming without handing anything over, as a killed replica would (failover tests). */
-    void abandon() {
+    synchronized void abandon() {
+        stopped = true;
         ScheduledExecutorService running = ticker;
         ticker = null;
         if (running != null) {

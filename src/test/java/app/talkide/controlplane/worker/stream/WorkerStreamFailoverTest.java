@@ -207,6 +207,22 @@ class WorkerStreamFailoverTest {
         assertThat(replicaA.consumesLocally(conversation.id())).isTrue();
     }
 
+    @Test
+    void aReplicaThatHasStoppedClaimsNothingSoAnotherTakesTheStreamAtOnce() {
+        assertThat(contract.openSession(conversation.id(), "dev").status()).isEqualTo(201);
+        var scope = directory.scopeOf(conversation.id()).orElseThrow();
+        replicaA.start();
+        replicaA.stop();
+
+        // A delivery that was still finishing on A when it stopped asks for the stream.
+        replicaA.ensureConsuming(scope);
+        replicaB.start();
+        replicaB.ensureConsuming(scope);
+
+        assertThat(replicaA.consumesLocally(conversation.id())).isFalse();
+        assertThat(replicaB.consumesLocally(conversation.id())).isTrue();
+    }
+
     private void startTurnConsumedByA() {
         replicaA.start();
         assertThat(contract.openSession(conversation.id(), "dev").status()).isEqualTo(201);

@@ -65,6 +65,27 @@ class TenantEnvironmentRepository {
     }
 
     /**
+     * As {@link #updateStatus}, but never over {@code DELETING} or {@code DELETED}, checked in the same
+     * statement: a deletion that commits while a reconcile pass runs is not overwritten by its outcome.
+     */
+    boolean updateStatusUnlessDeleting(
+            TenantEnvironmentId id, TenantEnvironmentStatus status, @Nullable String reason, Instant now) {
+        return jdbc.sql("""
+                        update tenant_environment set status = :status, status_reason = :reason, updated_at = :now
+                        where tenant = :tenant and env = :env
+                          and status not in ('DELETING', 'DELETED')
+                          and (status <> :status or coalesce(status_reason, '') <> coalesce(:reason, ''))
+                        """)
+                        .param("status", status.name())
+                        .param("reason", reason)
+                        .param("now", Timestamp.from(now))
+                        .param("tenant", id.tenant())
+                        .param("env", id.env())
+                        .update()
+                == 1;
+    }
+
+    /**
      * A new status without a reason, only if it differs (a reason already given for the same status, e.g.
      * why it is degraded, stays) and never over {@code DELETING} or {@code DELETED}: the check and the
      * write are one statement, so a worker seen going away during a teardown cannot undo the teardown's

@@ -53,6 +53,16 @@ public class TenantEnvironments {
     }
 
     /**
+     * Records a reconcile pass's outcome (ready, provisioning, degraded, with its reason) unless the
+     * tenant-environment is being deleted or is gone: a deletion requested while the pass ran stays.
+     * Returns whether anything changed.
+     */
+    @Transactional
+    public boolean reconciled(TenantEnvironmentId id, TenantEnvironmentStatus status, @Nullable String reason) {
+        return repository.updateStatusUnlessDeleting(id, status, reason, clock.instant());
+    }
+
+    /**
      * Records what was observed of the worker (ready, starting, unavailable), unless the tenant-environment
      * is being deleted or is gone; returns whether anything changed.
      */

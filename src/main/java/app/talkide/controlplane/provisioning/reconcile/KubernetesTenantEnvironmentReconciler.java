@@ -128,22 +128,26 @@ class KubernetesTenantEnvironmentReconciler implements TenantEnvironmentReconcil
         }
         desiredStates.recordPass(id, record.generation(), repairs);
         if (applied.workerReady()) {
-            tenantEnvironments.changeStatus(id, TenantEnvironmentStatus.READY, null);
+            tenantEnvironments.reconciled(id, TenantEnvironmentStatus.READY, null);
         } else {
-            tenantEnvironments.changeStatus(id, TenantEnvironmentStatus.PROVISIONING, WAITING_FOR_WORKER);
+            tenantEnvironments.reconciled(id, TenantEnvironmentStatus.PROVISIONING, WAITING_FOR_WORKER);
         }
         return new ReconcileResult(writes, null);
     }
 
     private ReconcileResult degraded(TenantEnvironmentId id, DesiredStateRecord record, int writes, String reason) {
         desiredStates.recordPass(id, record.appliedGeneration(), 0);
-        if (tenantEnvironments.changeStatus(id, TenantEnvironmentStatus.DEGRADED, reason)) {
+        if (tenantEnvironments.reconciled(id, TenantEnvironmentStatus.DEGRADED, reason)) {
             log.warn("Tenant-environment {} is degraded: {}", id, reason);
         }
         return new ReconcileResult(writes, reason);
     }
 
     private ReconcileResult teardown(TenantEnvironmentId id) {
+        // The deletion revoked every token, but one may have been issued since: by a pass that was already
+        // applying when the deletion came (it found the Secret's token revoked and rotated it), or by an
+        // admin. None may outlive the teardown.
+        identityTokens.revokeAll(id);
         DesiredState desired = desiredStates.resolve(desiredStates.record(id));
         Deprovisioning.Result result;
         try {

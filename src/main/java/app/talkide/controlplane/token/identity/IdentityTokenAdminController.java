@@ -1,6 +1,7 @@
 package app.talkide.controlplane.token.identity;
 
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
 import app.talkide.controlplane.tenant.TenantEnvironments;
 import java.util.List;
 import java.util.UUID;
@@ -38,13 +39,13 @@ class IdentityTokenAdminController {
 
     @PostMapping
     ResponseEntity<IssuedIdentityToken> issue(@PathVariable String tenant, @PathVariable String env) {
-        TenantEnvironmentId id = existing(tenant, env);
+        TenantEnvironmentId id = notBeingDeleted(tenant, env);
         return ResponseEntity.status(HttpStatus.CREATED).body(identityTokens.issue(id));
     }
 
     @PostMapping("/rotate")
     IdentityTokens.Rotation rotate(@PathVariable String tenant, @PathVariable String env) {
-        TenantEnvironmentId id = existing(tenant, env);
+        TenantEnvironmentId id = notBeingDeleted(tenant, env);
         IdentityTokenRotator rotator = rotators.getIfUnique();
         return rotator != null ? rotator.rotate(id) : identityTokens.rotate(id);
     }
@@ -64,6 +65,16 @@ class IdentityTokenAdminController {
         }
         identityTokens.revoke(id);
         return ResponseEntity.noContent().build();
+    }
+
+    /** A token issued now would outlive the deletion that revoked all the others. */
+    private TenantEnvironmentId notBeingDeleted(String tenant, String env) {
+        TenantEnvironmentId id = TenantEnvironmentId.of(tenant, env);
+        TenantEnvironmentStatus status = tenantEnvironments.get(id).status();
+        if (status == TenantEnvironmentStatus.DELETING || status == TenantEnvironmentStatus.DELETED) {
+            throw new TenantEnvironmentBeingDeleted(id);
+        }
+        return id;
     }
 
     private TenantEnvironmentId existing(String tenant, String env) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import app.talkide.controlplane.provisioning.AnotherReplicaLeads;
 import app.talkide.controlplane.provisioning.ManagedNames;
+import app.talkide.controlplane.provisioning.ProvisioningProperties;
 import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler.ReconcileResult;
 import app.talkide.controlplane.provisioning.desired.DesiredStateSpec;
 import app.talkide.controlplane.provisioning.objects.WorkerSecretBuilder;
@@ -11,19 +12,25 @@ import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.tenant.TenantEnvironment;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
+import app.talkide.controlplane.token.command.CommandKeys;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.mockito.Mockito;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
 
@@ -41,6 +48,12 @@ import org.springframework.test.annotation.DirtiesContext;
             "talkide.provisioning.leader.lease-namespace=" + AnotherReplicaLeads.LEASE_NAMESPACE
         })
 class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
+
+    @Autowired
+    CommandKeys commandKeys;
+
+    @Autowired
+    ProvisioningProperties provisioningProperties;
 
     @Test
     void firstProvisioningCreatesTheNamespaceAndEveryObjectInIt() {
@@ -353,6 +366,49 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
         requests.drain();
         assertThat(reconciler.reconcile(id).writes()).isZero();
         assertThat(requests.drain()).isEmpty();
+    }
+
+    @Test
+    void aDeletionThatCommitsWhileAPassAppliesIsNotUndoneAndNoTokenOutlivesIt() {
+        reconciler.reconcile(id);
+        // The deletion lands in the middle of the next pass: after it read the status, while it works out
+        // the Secret (which it finds revoked by the deletion, so it issues a new token).
+        AtomicBoolean deleted = new AtomicBoolean();
+        CommandKeys keysThatLetADeletionIn = Mockito.spy(commandKeys);
+        Mockito.doAnswer(call -> {
+                    if (deleted.compareAndSet(false, true)) {
+                        desiredStates.delete(id);
+                    }
+                    return call.callRealMethod();
+                })
+                .when(keysThatLetADeletionIn)
+                .forWorker(Mockito.any());
+        KubernetesTenantEnvironmentReconciler racing = new KubernetesTenantEnvironmentReconciler(
+                client,
+                tenantEnvironments,
+                desiredStates,
+                identityTokens,
+                keysThatLetADeletionIn,
+                provisioningProperties,
+                new SimpleMeterRegistry(),
+                Clock.systemUTC());
+        client.secrets()
+                .inNamespace(id.namespace())
+                .withName(ManagedNames.WORKER_SECRET)
+                .delete();
+
+        racing.reconcile(id);
+
+        assertThat(deleted).isTrue();
+        assertThat(tenantEnvironments.get(id).status()).isEqualTo(TenantEnvironmentStatus.DELETING);
+        String issuedDuringThePass = WorkerSecretBuilder.read(secret(), ManagedNames.IDENTITY_TOKEN_KEY);
+        // The pass the deletion asked for tears everything down, including that token.
+        reconciler.reconcile(id);
+        assertThat(tenantEnvironments.get(id).status()).isEqualTo(TenantEnvironmentStatus.DELETED);
+        assertThat(client.namespaces().withName(id.namespace()).get()).isNull();
+        assertThat(identityTokens.verify(issuedDuringThePass)).isEmpty();
+        assertThat(identityTokens.list(id))
+                .allSatisfy(t -> assertThat(t.revokedAt()).isNotNull());
     }
 
     @Test

@@ -13,6 +13,8 @@ import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.MutableClock;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
+import app.talkide.controlplane.tenant.TenantEnvironments;
 import app.talkide.controlplane.token.TokenProperties;
 import app.talkide.controlplane.token.identity.IdentityTokens;
 import app.talkide.controlplane.token.identity.IssuedIdentityToken;
@@ -302,6 +304,26 @@ class IdentityTokenRotationTest {
         assertThat(response.status()).isEqualTo(409);
         assertThat(response.json().path("type").asString()).endsWith("/worker-not-provisioned");
         assertThat(identityTokens.list(bare)).isEmpty();
+    }
+
+    @Test
+    void aTenantEnvironmentBeingDeletedGetsNoNewTokenEitherWay() {
+        TenantEnvironmentId leaving = Fixtures.tenantEnvironment(context);
+        context.getBean(TenantEnvironments.class)
+                .changeStatus(leaving, TenantEnvironmentStatus.DELETING, "deletion requested");
+
+        TestHttp.Response rotated = rotateOnDemand(leaving);
+        TestHttp.Response issued = http.postJson(
+                "/api/admin/tenant-environments/" + leaving.tenant() + "/" + leaving.env() + "/identity-tokens",
+                "",
+                "Authorization",
+                TestHttp.basic("dev", "dev"));
+
+        for (TestHttp.Response response : List.of(rotated, issued)) {
+            assertThat(response.status()).isEqualTo(409);
+            assertThat(response.json().path("type").asString()).endsWith("/tenant-environment-deleted");
+        }
+        assertThat(identityTokens.list(leaving)).isEmpty();
     }
 
     /** The admin API's on-demand rotation of a tenant-environment's identity token. */

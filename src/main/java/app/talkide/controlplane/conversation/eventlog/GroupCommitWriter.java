@@ -76,6 +76,9 @@ class GroupCommitWriter implements SmartLifecycle {
         if (events.isEmpty()) {
             return List.of();
         }
+        if (TransactionSynchronizationManager.isActualTransactionActive()) {
+            return appendInCallersTransaction(conversationId, events);
+        }
         PendingAppend pending = new PendingAppend(conversationId, events);
         queue.add(pending);
         if (!running) {
@@ -87,6 +90,35 @@ class GroupCommitWriter implements SmartLifecycle {
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException cause ? cause : e;
         }
+    }
+
+    /**
+     * An append that is part of the caller's transaction (a message stored with its outbox row) is written
+     * on the caller's connection, the slow way, and becomes visible, to subscribers and other replicas,
+     * when that transaction commits. Handing it to the writer instead would make the caller hold one pooled
+     * connection while the writer waits for another: enough such callers at once and the pool is empty
+     * (the writer stalls for the pool's timeout), and the event would commit apart from the outbox row.
+     */
+    private List<ConversationEvent> appendInCallersTransaction(UUID conversationId, List<NewConversationEvent> events) {
+        SortedMap<UUID, List<List<NewConversationEvent>>> appends = new TreeMap<>();
+        appends.put(conversationId, List.of(events));
+        List<ConversationEvent> stored =
+                repository.append(appends, clock.instant()).get(conversationId).getFirst();
+        if (!stored.isEmpty()) {
+            if (channel.crossesReplicas()) {
+                // NOTIFY in a transaction is delivered when it commits, and not at all if it rolls back.
+                channel.batches(List.of(
+                                channel.payload(conversationId, stored.getLast().seq())))
+                        .forEach(payload -> repository.notify(channel.name(), payload));
+            }
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    feeds.published(conversationId, stored);
+                }
+            });
+        }
+        return stored;
     }
 
     private void run() {
@@ -153,8 +185,8 @@ class GroupCommitWriter implements SmartLifecycle {
         SortedMap<UUID, List<List<NewConversationEvent>>> appends = new TreeMap<>();
         byConversation.forEach((id, pendings) ->
                 appends.put(id, pendings.stream().map(PendingAppend::events).toList()));
-        // Before start and after stop a caller writes on its own thread, maybe inside its own transaction:
-        // then the events must wait for that transaction's commit, which only the slow way arranges.
+        // Callers inside a transaction of their own never come here (appendInCallersTransaction); the check
+        // below only keeps the one-statement path from ever running inside one.
         if (channel.crossesReplicas() && !TransactionSynchronizationManager.isActualTransactionActive()) {
             try {
                 Written written = written(byConversation, oneStatement.append(appends, clock.instant(), channel));

@@ -35,6 +35,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 @DatabaseTest
 @SpringBootTest
@@ -272,6 +274,36 @@ class ConversationEventLogTest {
                 statement.setObject(i + 1, params[i]);
             }
             statement.executeUpdate();
+        }
+    }
+
+    @Test
+    void anAppendInsideTheCallersTransactionCommitsAndRollsBackWithIt() throws Exception {
+        UUID id = conversation();
+        TransactionTemplate transaction = new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
+
+        transaction.executeWithoutResult(status -> {
+            assertThat(log.append(id, List.of(event("rolled back"))))
+                    .extracting(ConversationEvent::seq)
+                    .containsExactly(1L);
+            // Written on the caller's connection: nobody else sees it before the commit.
+            assertThat(readElsewhere(id)).isEmpty();
+            status.setRollbackOnly();
+        });
+        assertThat(log.readAfter(id, 0, 10)).isEmpty();
+
+        transaction.executeWithoutResult(status -> log.append(id, List.of(event("kept"))));
+        assertThat(log.readAfter(id, 0, 10))
+                .extracting(ConversationEvent::seq, ConversationEvent::data)
+                .containsExactly(tuple(1L, "kept"));
+    }
+
+    /** Reads the log on another thread, so on another connection and outside the test's transaction. */
+    private List<ConversationEvent> readElsewhere(UUID id) {
+        try (ExecutorService other = Executors.newSingleThreadExecutor()) {
+            return other.submit(() -> log.readAfter(id, 0, 10)).get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 

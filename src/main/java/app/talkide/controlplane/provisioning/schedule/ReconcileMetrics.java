@@ -15,7 +15,8 @@ import org.springframework.stereotype.Component;
  * Reconcile metrics: {@code talkide.provisioning.reconcile.duration} (histogram, by trigger and outcome),
  * {@code talkide.provisioning.drift.repairs} (writes made by resync passes on tenant-environments that
  * were in shape before), {@code talkide.provisioning.reconcile.failing} (tenant-environments whose last
- * pass failed). No tenant names in tags: their number is unbounded.
+ * pass failed), {@code talkide.provisioning.reconcile.queued} (passes waiting for one of the
+ * {@code max-concurrent} permits). No tenant names in tags: their number is unbounded.
  */
 @Component
 @ConditionalOnProperty(name = "talkide.worker.runtime", havingValue = "kubernetes")
@@ -31,6 +32,11 @@ class ReconcileMetrics {
                 .description("Objects re-created or repaired by a resync (drift nobody announced)")
                 .register(registry);
         registry.gauge("talkide.provisioning.reconcile.failing", failing, Set::size);
+    }
+
+    void queue(java.util.concurrent.Semaphore permits) {
+        registry.gauge(
+                "talkide.provisioning.reconcile.queued", permits, java.util.concurrent.Semaphore::getQueueLength);
     }
 
     void passed(ReconcileScheduler.Trigger trigger, ReconcileResult result, boolean succeededBefore, long nanos) {

@@ -69,6 +69,7 @@ public class ReconcileScheduler implements DisposableBean {
         this.metrics = metrics;
         this.clock = clock;
         this.permits = new Semaphore(properties.maxConcurrent());
+        metrics.queue(permits);
     }
 
     @EventListener
@@ -156,6 +157,11 @@ public class ReconcileScheduler implements DisposableBean {
         permits.acquireUninterruptibly();
         long started = System.nanoTime();
         try {
+            if (!leaderElection.isLeader()) {
+                // Leadership went while this pass queued for a permit (a resync queues hundreds): the new
+                // leader reconciles now, and two replicas must never write the same objects at once.
+                return;
+            }
             TenantEnvironmentReconciler.ReconcileResult result =
                     reconciler.getObject().reconcile(id);
             metrics.passed(trigger, result, slot.succeededBefore, System.nanoTime() - started);

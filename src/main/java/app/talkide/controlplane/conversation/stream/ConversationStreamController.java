@@ -40,6 +40,11 @@ class ConversationStreamController {
             throws IOException {
         access.readableBy(id, principal.getName());
         long after = sequence(lastEventIdHeader != null ? lastEventIdHeader : lastEventIdParam);
+        if (after > 0 && streams.log().readAfter(id, after - 1, 1).isEmpty()) {
+            // An id this log never wrote (it was reset, or the id comes from elsewhere): resuming after it
+            // would hide every event up to it, so start from the beginning as for any id that is not ours.
+            after = 0;
+        }
         streams.open(id, principal.getName(), after, request, response);
     }
 

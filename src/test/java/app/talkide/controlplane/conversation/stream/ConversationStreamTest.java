@@ -108,6 +108,18 @@ class ConversationStreamTest {
     }
 
     @Test
+    void anIdBeyondTheLogsEndReplaysFromTheBeginningRatherThanHidingEvents() {
+        UUID id = conversation("dev");
+        append(id, 1, 3);
+
+        SseClient stream = connect(id, "Last-Event-ID", "100");
+        append(id, 4, 4);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> stream.events().size() == 4);
+        assertThat(stream.ids()).containsExactlyElementsOf(seqs(1, 4));
+    }
+
+    @Test
     void firstConnectMayGiveTheLastIdAsAQueryParameter() {
         UUID id = conversation("dev");
         append(id, 1, 4);

@@ -50,18 +50,7 @@ class TenantEnvironmentRepository {
 
     /** Returns whether anything changed: the same status and reason again writes nothing. */
     boolean updateStatus(TenantEnvironmentId id, TenantEnvironmentStatus status, @Nullable String reason, Instant now) {
-        return jdbc.sql("""
-                        update tenant_environment set status = :status, status_reason = :reason, updated_at = :now
-                        where tenant = :tenant and env = :env
-                          and (status <> :status or coalesce(status_reason, '') <> coalesce(:reason, ''))
-                        """)
-                        .param("status", status.name())
-                        .param("reason", reason)
-                        .param("now", Timestamp.from(now))
-                        .param("tenant", id.tenant())
-                        .param("env", id.env())
-                        .update()
-                == 1;
+        return updateStatusWhere(id, status, reason, now, "");
     }
 
     /**
@@ -70,12 +59,20 @@ class TenantEnvironmentRepository {
      */
     boolean updateStatusUnlessDeleting(
             TenantEnvironmentId id, TenantEnvironmentStatus status, @Nullable String reason, Instant now) {
+        return updateStatusWhere(id, status, reason, now, "and status not in ('DELETING', 'DELETED')");
+    }
+
+    private boolean updateStatusWhere(
+            TenantEnvironmentId id,
+            TenantEnvironmentStatus status,
+            @Nullable String reason,
+            Instant now,
+            String guard) {
         return jdbc.sql("""
                         update tenant_environment set status = :status, status_reason = :reason, updated_at = :now
                         where tenant = :tenant and env = :env
-                          and status not in ('DELETING', 'DELETED')
                           and (status <> :status or coalesce(status_reason, '') <> coalesce(:reason, ''))
-                        """)
+                        """ + guard)
                         .param("status", status.name())
                         .param("reason", reason)
                         .param("now", Timestamp.from(now))

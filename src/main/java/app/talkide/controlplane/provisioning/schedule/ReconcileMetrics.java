@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
@@ -34,9 +35,8 @@ class ReconcileMetrics {
         registry.gauge("talkide.provisioning.reconcile.failing", failing, Set::size);
     }
 
-    void queue(java.util.concurrent.Semaphore permits) {
-        registry.gauge(
-                "talkide.provisioning.reconcile.queued", permits, java.util.concurrent.Semaphore::getQueueLength);
+    void queue(Semaphore permits) {
+        registry.gauge("talkide.provisioning.reconcile.queued", permits, Semaphore::getQueueLength);
     }
 
     void passed(ReconcileScheduler.Trigger trigger, ReconcileResult result, boolean succeededBefore, long nanos) {

@@ -1,0 +1,159 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type McpServerConfig, type Options, query } from '@anthropic-ai/claude-agent-sdk';
+
+/**
+ * Mara's engine. A turn is one SDK `query()`: the conversation id is the SDK session id (resumed on later
+ * turns from the transcript under `CLAUDE_CONFIG_DIR`), the working tree is its cwd, partial messages are
+ * on so text streams as it is generated. Headless: the allowed tools are listed and anything else is
+ * denied (`dontAsk`), never asked about. The engine reaches the model only through the local gateway
+ * proxy with an inert credential.
+ */
+export interface AgentTurn {
+  conversationId: string;
+  text: string;
+  signal: AbortSignal;
+}
+
+/** Yields the SDK's messages for one turn; throws when the engine fails. */
+export type Agent = (turn: AgentTurn) => AsyncIterable<unknown>;
+
+export const DEFAULT_TOOLS = [
+  'Read',
+  'Write',
+  'Edit',
+  'MultiEdit',
+  'Glob',
+  'Grep',
+  'LS',
+  'Bash',
+  'TodoWrite',
+];
+
+export interface SdkAgentSettings {
+  configDir: string;
+  workspaceDir: string;
+  model: string;
+  baseUrlFor: (conversationId: string) => string;
+  mcpServers: (conversationId: string) => Record<string, McpServerConfig>;
+}
+
+/** The inert credential the engine sends to the proxy; the proxy drops it. */
+export const INERT_CREDENTIAL = 'talkide-inert-credential';
+
+export function sdkAgent(settings: SdkAgentSettings): Agent {
+  return (turn) => {
+    const abortController = new AbortController();
+    turn.signal.addEventListener('abort', () => abortController.abort(), { once: true });
+    const servers = settings.mcpServers(turn.conversationId);
+    const options: Options = {
+      abortController,
+      cwd: settings.workspaceDir,
+      model: settings.model,
+      includePartialMessages: true,
+      permissionMode: 'dontAsk',
+      allowedTools: [...DEFAULT_TOOLS, ...Object.keys(servers).map((name) => `mcp__${name}`)],
+      mcpServers: servers,
+      // No settings from the working tree or a home directory: what Mara may do is decided here.
+      settingSources: [],
+      env: engineEnvironment(settings, turn.conversationId),
+      stderr: () => {}, // the engine's own diagnostics; its failures surface as result messages
+    };
+    if (hasTranscript(settings.configDir, turn.conversationId)) {
+      options.resume = turn.conversationId;
+    } else {
+      options.sessionId = turn.conversationId;
+    }
+    return query({ prompt: turn.text, options });
+  };
+}
+
+/** The engine's environment: the worker's, minus anything secret, plus where to find the model. */
+export function engineEnvironment(
+  settings: SdkAgentSettings,
+  conversationId: string,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !name.startsWith('TALKIDE_') && !name.startsWith('ANTHROPIC_')) {
+      env[name] = value;
+    }
+  }
+  env.CLAUDE_CONFIG_DIR = settings.configDir;
+  env.ANTHROPIC_BASE_URL = settings.baseUrlFor(conversationId);
+  env.ANTHROPIC_AUTH_TOKEN = INERT_CREDENTIAL;
+  // Nothing leaves the pod except model calls through the gateway.
+  env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = '1';
+  env.DISABLE_AUTOUPDATER = '1';
+  env.DISABLE_TELEMETRY = '1';
+  env.DISABLE_ERROR_REPORTING = '1';
+  return env;
+}
+
+/** Whether the SDK already keeps a transcript for the session (then the turn resumes it). */
+export function hasTranscript(configDir: string, sessionId: string): boolean {
+  const projects = join(configDir, 'projects');
+  if (!existsSync(projects)) {
+    return false;
+  }
+  return readdirSync(projects).some((project) => existsSync(join(projects, project, `${sessionId}.jsonl`)));
+}
+
+/**
+ * A canned agent for contract tests and local smoke runs without the engine: it streams a short answer
+ * in the SDK's message shapes after `delayMs`, so every other part of the worker runs for real.
+ */
+export function scriptedAgent(delayMs: number): Agent {
+  return async function* scripted(turn) {
+    await pause(delayMs, turn.signal);
+    const words = ['Scripted ', 'answer.'];
+    yield streamEvent({
+      type: 'message_start',
+      message: { id: 'msg_scripted', model: 'scripted', usage: { input_tokens: 5 } },
+    });
+    for (const text of words) {
+      yield streamEvent({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } });
+      await pause(10, turn.signal);
+    }
+    yield streamEvent({
+      type: 'message_delta',
+      delta: { stop_reason: 'end_turn' },
+      usage: { output_tokens: 2 },
+    });
+    yield streamEvent({ type: 'message_stop' });
+    yield {
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      stop_reason: 'end_turn',
+      usage: {
+        input_tokens: 5,
+        output_tokens: 2,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+      },
+    };
+  };
+}
+
+function streamEvent(event: Record<string, unknown>): Record<string, unknown> {
+  return { type: 'stream_event', parent_tool_use_id: null, event };
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new Error('aborted'));
+      return;
+    }
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new Error('aborted'));
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * Everything the worker knows comes from the environment the control plane provisions (SPEC §7): the
+ * pod's env and its Secret. A missing variable stops the start, naming it; secrets never appear in the
+ * message or in toString.
+ */
+export interface CommandKey {
+  kid: string;
+  key: Uint8Array;
+}
+
+export interface WorkerConfig {
+  tenant: string;
+  env: string;
+  gatewayBaseUrl: URL;
+  identityToken: string;
+  /** The signing (active) key first; the others keep verifying through a rotation. */
+  commandKeys: CommandKey[];
+  configDir: string;
+  /** The tenant-environment's project working tree on the shared volume: the agent's cwd. */
+  workspaceDir: string;
+  port: number;
+  host: string;
+  model: string;
+  heartbeatMs: number;
+  clockSkewSeconds: number;
+  /** `sdk` (the Agent SDK) or `scripted` (a canned agent for contract tests; never in a cluster). */
+  agent: 'sdk' | 'scripted';
+  scriptedDelayMs: number;
+  /** Operator-listed MCP servers (JSON file provisioned next to the Secret); empty for none. */
+  mcpConfigFile: string | undefined;
+}
+
+export class ConfigError extends Error {}
+
+export const ENV = {
+  tenant: 'TALKIDE_TENANT',
+  env: 'TALKIDE_ENV',
+  gatewayBaseUrl: 'TALKIDE_GATEWAY_BASE_URL',
+  identityToken: 'TALKIDE_WORKER_IDENTITY_TOKEN',
+  commandKey: 'TALKIDE_WORKER_COMMAND_KEY',
+  configDir: 'CLAUDE_CONFIG_DIR',
+  workspaceDir: 'TALKIDE_WORKSPACE_DIR',
+  port: 'TALKIDE_WORKER_PORT',
+  host: 'TALKIDE_WORKER_HOST',
+  model: 'TALKIDE_WORKER_MODEL',
+  heartbeat: 'TALKIDE_WORKER_HEARTBEAT',
+  agent: 'TALKIDE_WORKER_AGENT',
+  scriptedDelay: 'TALKIDE_WORKER_SCRIPTED_DELAY_MS',
+  mcpConfig: 'TALKIDE_WORKER_MCP_CONFIG',
+} as const;
+
+export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
+  if (environment.ANTHROPIC_API_KEY) {
+    // The worker never holds an Anthropic key; one here means a misconfigured pod.
+    throw new ConfigError(
+      'ANTHROPIC_API_KEY must not be set: the worker reaches the model only through the gateway',
+    );
+  }
+  const required = (name: string): string => {
+    const value = environment[name]?.trim();
+    if (!value) {
+      throw new ConfigError(`the worker needs ${name} in its environment`);
+    }
+    return value;
+  };
+  const configDir = required(ENV.configDir);
+  const agent = environment[ENV.agent]?.trim() || 'sdk';
+  if (agent !== 'sdk' && agent !== 'scripted') {
+    throw new ConfigError(`${ENV.agent} must be sdk or scripted`);
+  }
+  return {
+    tenant: required(ENV.tenant),
+    env: required(ENV.env),
+    gatewayBaseUrl: parseUrl(ENV.gatewayBaseUrl, required(ENV.gatewayBaseUrl)),
+    identityToken: required(ENV.identityToken),
+    commandKeys: parseCommandKeys(required(ENV.commandKey)),
+    configDir,
+    workspaceDir: environment[ENV.workspaceDir]?.trim() || `${configDir}/workspace`,
+    port: integer(ENV.port, environment[ENV.port], 8080),
+    host: environment[ENV.host]?.trim() || '0.0.0.0',
+    model: environment[ENV.model]?.trim() || 'claude-sonnet-4-5',
+    heartbeatMs: parseDuration(ENV.heartbeat, environment[ENV.heartbeat]?.trim() || 'PT15S'),
+    clockSkewSeconds: 30,
+    agent,
+    scriptedDelayMs: integer(ENV.scriptedDelay, environment[ENV.scriptedDelay], 400),
+    mcpConfigFile: environment[ENV.mcpConfig]?.trim() || undefined,
+  };
+}
+
+/** `kid:base64url[,kid:base64url...]`, as the Secret's `command-key` holds it. */
+export function parseCommandKeys(text: string): CommandKey[] {
+  const keys = text.split(',').map((entry) => {
+    const colon = entry.indexOf(':');
+    if (colon <= 0) {
+      throw new ConfigError(`${ENV.commandKey} entries must look like kid:base64url`);
+    }
+    const key = Buffer.from(entry.slice(colon + 1).trim(), 'base64url');
+    if (key.length < 32) {
+      throw new ConfigError(`${ENV.commandKey} holds a key shorter than 256 bits`);
+    }
+    return { kid: entry.slice(0, colon).trim(), key: new Uint8Array(key) };
+  });
+  return keys;
+}
+
+function parseUrl(name: string, value: string): URL {
+  try {
+    return new URL(value);
+  } catch {
+    throw new ConfigError(`${name} is not a URL`);
+  }
+}
+
+function integer(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') {
+    return fallback;
+  }
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) {
+    throw new ConfigError(`${name} must be a non-negative integer`);
+  }
+  return parsed;
+}
+
+/** ISO-8601 durations as the Java side writes them (PT15S, PT0.5S, PT1M). */
+export function parseDuration(name: string, value: string): number {
+  const match = /^PT(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?$/i.exec(value);
+  if (!match || (!match[1] && !match[2])) {
+    throw new ConfigError(`${name} must be an ISO-8601 duration such as PT15S`);
+  }
+  return Math.round((Number(match[1] ?? 0) * 60 + Number(match[2] ?? 0)) * 1000);
+}

@@ -1,0 +1,127 @@
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Agent, scriptedAgent, sdkAgent } from './agent.js';
+import { CommandTokenVerifier } from './commandToken.js';
+import type { WorkerConfig } from './config.js';
+import { GatewayProxy } from './gatewayProxy.js';
+import { json, problem } from './http.js';
+import { logger } from './log.js';
+import { issueTrackingServer, loadOperatorMcpServers } from './mcp.js';
+import { Reports } from './reports.js';
+import { SessionRoutes } from './routes.js';
+import { SessionStore } from './sessionStore.js';
+import { TurnRunner } from './turnRunner.js';
+import { WorkerTokens } from './workerTokens.js';
+
+const log = logger('worker');
+
+/**
+ * A running worker: the contract's HTTP server, the local gateway proxy, the sessions and the reports.
+ * `stop()` is the graceful stop of a pod: from its first moment every command is refused with 503 and
+ * nothing more is written under CLAUDE_CONFIG_DIR; running turns are left for the successor to report.
+ */
+export class Worker {
+  private stopping = false;
+  private readonly server: Server;
+  readonly sessions: SessionStore;
+  readonly proxy: GatewayProxy;
+  readonly reports: Reports;
+
+  private constructor(
+    readonly config: WorkerConfig,
+    agentOverride: Agent | undefined,
+  ) {
+    mkdirSync(config.configDir, { recursive: true });
+    mkdirSync(config.workspaceDir, { recursive: true });
+    const tokens = new WorkerTokens(config.gatewayBaseUrl, config.identityToken);
+    this.proxy = new GatewayProxy(config.gatewayBaseUrl, tokens);
+    this.reports = new Reports(config.gatewayBaseUrl, tokens);
+    this.sessions = new SessionStore(config.configDir);
+    const operatorServers = loadOperatorMcpServers(config.mcpConfigFile);
+    const agent =
+      agentOverride ??
+      (config.agent === 'scripted'
+        ? scriptedAgent(config.scriptedDelayMs)
+        : sdkAgent({
+            configDir: config.configDir,
+            workspaceDir: config.workspaceDir,
+            model: config.model,
+            baseUrlFor: (id) => this.proxy.baseUrlFor(id),
+            mcpServers: (id) => ({
+              ...operatorServers,
+              'talkide-issue-tracking': issueTrackingServer(id, this.reports),
+            }),
+          }));
+    const verifier = new CommandTokenVerifier({
+      keys: config.commandKeys,
+      tenant: config.tenant,
+      env: config.env,
+      clockSkewSeconds: config.clockSkewSeconds,
+    });
+    const routes = new SessionRoutes(
+      this.sessions,
+      new TurnRunner(agent, this.proxy, this.reports),
+      verifier,
+      config.heartbeatMs,
+      () => this.stopping,
+    );
+    this.server = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0];
+      const answer =
+        path === '/healthz'
+          ? Promise.resolve(json(res, 200, { status: 'ok' }))
+          : path === '/readyz'
+            ? Promise.resolve(
+                json(res, this.stopping ? 503 : 200, { status: this.stopping ? 'stopping' : 'ready' }),
+              )
+            : path === '/sessions' || path?.startsWith('/sessions/')
+              ? routes.handle(req, res)
+              : Promise.resolve(problem(res, 404, 'not-found', 'Not found', 'No such path.'));
+      answer.catch((e: unknown) => {
+        log.error('request failed', { method: req.method, path, error: String(e) });
+        if (!res.headersSent) {
+          problem(res, 500, 'internal', 'Internal error', 'The worker could not answer; try again.');
+        } else {
+          res.destroy();
+        }
+      });
+    });
+  }
+
+  static async start(config: WorkerConfig, agent?: Agent): Promise<Worker> {
+    const worker = new Worker(config, agent);
+    await worker.proxy.listen();
+    await new Promise<void>((resolve, reject) => {
+      worker.server.once('error', reject);
+      worker.server.listen(config.port, config.host, resolve);
+    });
+    log.info('TalkIDE worker listening', {
+      tenant: config.tenant,
+      env: config.env,
+      port: worker.port(),
+      agent: config.agent,
+      configDir: config.configDir,
+      workspaceDir: config.workspaceDir,
+    });
+    return worker;
+  }
+
+  port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  /** Takes no more commands and writes nothing more, then closes the sockets. */
+  async stop(): Promise<void> {
+    if (this.stopping) {
+      return;
+    }
+    this.stopping = true;
+    this.sessions.haltAll();
+    this.reports.stop();
+    await this.proxy.close();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    log.info('TalkIDE worker stopped', { tenant: this.config.tenant, env: this.config.env });
+  }
+}

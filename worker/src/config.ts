@@ -22,6 +22,8 @@ export interface WorkerConfig {
   host: string;
   model: string;
   heartbeatMs: number;
+  /** How long a stopping worker keeps answering 503 before it closes its sockets. */
+  stopGraceMs: number;
   clockSkewSeconds: number;
   /** `sdk` (the Agent SDK) or `scripted` (a canned agent for contract tests; never in a cluster). */
   agent: 'sdk' | 'scripted';
@@ -44,6 +46,7 @@ export const ENV = {
   host: 'TALKIDE_WORKER_HOST',
   model: 'TALKIDE_WORKER_MODEL',
   heartbeat: 'TALKIDE_WORKER_HEARTBEAT',
+  stopGrace: 'TALKIDE_WORKER_STOP_GRACE',
   agent: 'TALKIDE_WORKER_AGENT',
   scriptedDelay: 'TALKIDE_WORKER_SCRIPTED_DELAY_MS',
   mcpConfig: 'TALKIDE_WORKER_MCP_CONFIG',
@@ -80,6 +83,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
     host: environment[ENV.host]?.trim() || '0.0.0.0',
     model: environment[ENV.model]?.trim() || 'claude-sonnet-4-5',
     heartbeatMs: parseDuration(ENV.heartbeat, environment[ENV.heartbeat]?.trim() || 'PT15S'),
+    stopGraceMs: parseDuration(ENV.stopGrace, environment[ENV.stopGrace]?.trim() || 'PT1S'),
     clockSkewSeconds: 30,
     agent,
     scriptedDelayMs: integer(ENV.scriptedDelay, environment[ENV.scriptedDelay], 400),

@@ -111,14 +111,20 @@ export class Worker {
     return (this.server.address() as AddressInfo).port;
   }
 
-  /** Takes no more commands and writes nothing more, then closes the sockets. */
-  async stop(): Promise<void> {
+  /**
+   * Takes no more commands and writes nothing more at once; keeps answering 503 for `graceMs` (while the
+   * Service still routes to a terminating pod), then closes the sockets.
+   */
+  async stop(graceMs = this.config.stopGraceMs): Promise<void> {
     if (this.stopping) {
       return;
     }
     this.stopping = true;
     this.sessions.haltAll();
     this.reports.stop();
+    if (graceMs > 0) {
+      await new Promise((resolve) => setTimeout(resolve, graceMs));
+    }
     await this.proxy.close();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));

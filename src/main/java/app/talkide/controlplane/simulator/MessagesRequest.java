@@ -13,6 +13,7 @@ import tools.jackson.databind.JsonNode;
  * @param system the system blocks, in order (a plain string system prompt is one text block)
  * @param tools tool definitions as sent
  * @param toolChoice {@code tool_choice} as sent, if any
+ * @param thinking whether the request turned extended thinking on
  */
 record MessagesRequest(
         String model,
@@ -22,7 +23,8 @@ record MessagesRequest(
         List<Turn> messages,
         List<JsonNode> tools,
         @Nullable JsonNode toolChoice,
-        List<String> stopSequences) {
+        List<String> stopSequences,
+        OptionalFields.Thinking thinking) {
 
     /** One message: {@code user} or {@code assistant}, and its content blocks. */
     record Turn(String role, List<JsonNode> blocks) {
@@ -43,6 +45,15 @@ record MessagesRequest(
                 }
             }
             return text.toString();
+        }
+
+        /**
+         * The last text block's text: what the person typed. Engines put context (reminders, environment
+         * notes) in text blocks before it, which the answer should not quote.
+         */
+        String lastText() {
+            List<JsonNode> texts = blocksOfType("text");
+            return texts.isEmpty() ? "" : texts.getLast().path("text").asString("");
         }
 
         List<JsonNode> blocksOfType(String type) {

@@ -17,7 +17,7 @@ final class ReplyComposer {
 
     static Reply compose(MessagesRequest request, Markers markers) {
         MessagesRequest.Turn prompt = request.lastUserTurn();
-        String promptText = prompt.text();
+        String promptText = prompt.lastText();
         List<JsonNode> toolResults = prompt.blocksOfType("tool_result");
         String lead =
                 toolResults.isEmpty() ? AnswerText.lead(promptText) : aboutToolResult(request, toolResults.getFirst());

@@ -39,6 +39,7 @@ final class RequestParser {
         String model = model(root);
         int maxTokens = countTokens ? 0 : maxTokens(root);
         boolean stream = !countTokens && booleanField(root, "stream");
+        OptionalFields.check(root);
         return new MessagesRequest(
                 model,
                 maxTokens,
@@ -47,7 +48,8 @@ final class RequestParser {
                 messages(root.get("messages")),
                 tools(root.get("tools")),
                 root.get("tool_choice"),
-                stopSequences(root.get("stop_sequences")));
+                stopSequences(root.get("stop_sequences")),
+                OptionalFields.thinking(root.get("thinking")));
     }
 
     private static String model(JsonNode root) {
@@ -97,6 +99,9 @@ final class RequestParser {
         if (system.isString()) {
             return List.of(textBlock(system.stringValue()));
         }
+        if (!system.isArray()) {
+            throw ApiError.invalidRequest("system: Input should be a valid string or list");
+        }
         return blocks(system, "system");
     }
 
@@ -118,7 +123,8 @@ final class RequestParser {
                 throw ApiError.invalidRequest(where + ": Input should be a valid dictionary");
             }
             String role = message.path("role").asString("");
-            if (!role.equals("user") && !role.equals("assistant")) {
+            // "system" turns mid-conversation are what the engine's per-turn-control beta sends.
+            if (!role.equals("user") && !role.equals("assistant") && !role.equals("system")) {
                 throw ApiError.invalidRequest(where + ".role: Input should be 'user' or 'assistant'");
             }
             JsonNode content = message.get("content");
@@ -162,7 +168,14 @@ final class RequestParser {
         List<JsonNode> list = new ArrayList<>(tools.size());
         for (int i = 0; i < tools.size(); i++) {
             JsonNode tool = tools.get(i);
-            if (!tool.isObject() || !tool.path("name").isString()) {
+            if (!tool.isObject()) {
+                throw ApiError.invalidRequest("tools." + i + ": Input should be a valid dictionary");
+            }
+            // Custom tools need a name; server tools (web search, code execution, MCP toolsets, ...)
+            // are typed and configured in ways the simulator does not model, so they pass as they are.
+            boolean custom =
+                    !tool.has("type") || "custom".equals(tool.path("type").asString(""));
+            if (custom && !tool.path("name").isString()) {
                 throw ApiError.invalidRequest("tools." + i + ".name: Field required");
             }
             list.add(tool);

@@ -74,7 +74,7 @@ class SimulatorErrorsTest {
         empty.putArray("messages");
         assertThat(message(post(MESSAGES, empty.toString()))).isEqualTo("messages: at least one message is required");
         ObjectNode system = request("hi");
-        ((ObjectNode) system.withArray("messages").get(0)).put("role", "system");
+        ((ObjectNode) system.withArray("messages").get(0)).put("role", "tool");
         assertThat(message(post(MESSAGES, system.toString())))
                 .isEqualTo("messages.0.role: Input should be 'user' or 'assistant'");
         ObjectNode badBlock = request("hi");

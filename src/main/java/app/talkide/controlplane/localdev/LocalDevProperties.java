@@ -2,6 +2,7 @@ package app.talkide.controlplane.localdev;
 
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -19,6 +20,10 @@ import org.springframework.validation.annotation.Validated;
  *     ({@code claude/}, its {@code CLAUDE_CONFIG_DIR}); default {@code <talkide.data-dir>/workers}
  * @param workerModel the model the embedded workers ask the gateway for
  * @param workerHeartbeat how often an embedded worker's idle event stream carries a heartbeat
+ * @param worker which worker runs for the seeded tenant-environment: {@code auto} (the Node worker when
+ *     Node ≥ 20 and npm are installed, else the Java reference worker), {@code node} or {@code reference};
+ *     every other tenant-environment gets the reference worker
+ * @param nodeWorkerDir where the Node worker's sources are (default {@code worker} in the working directory)
  */
 @Validated
 @ConfigurationProperties("talkide.localdev")
@@ -28,4 +33,9 @@ public record LocalDevProperties(
         @NotBlank @DefaultValue("dev") String user,
         @Nullable Path workerDir,
         @NotBlank @DefaultValue("claude-sonnet-4-5") String workerModel,
-        @NotNull @DefaultValue("15s") Duration workerHeartbeat) {}
+        @NotNull @DefaultValue("15s") Duration workerHeartbeat,
+
+        @NotBlank @Pattern(regexp = "auto|node|reference") @DefaultValue("auto")
+        String worker,
+
+        @Nullable Path nodeWorkerDir) {}

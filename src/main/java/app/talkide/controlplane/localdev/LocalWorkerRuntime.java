@@ -38,7 +38,8 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
     private final LocalDevProperties properties;
     private final Path workerDir;
     private final ApplicationEventPublisher events;
-    private final Map<TenantEnvironmentId, ReferenceWorker> workers = new ConcurrentHashMap<>();
+    private final Map<TenantEnvironmentId, LocalWorker> workers = new ConcurrentHashMap<>();
+    private final NodeWorkers nodeWorkers;
     /** A restarted worker comes back on its old port, like a pod behind its Service. */
     private final Map<TenantEnvironmentId, Integer> ports = new HashMap<>();
     /** Stopped on purpose: stays down until started again, like a pod that is restarting. */
@@ -52,8 +53,10 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
             LocalWorkerSecret secrets,
             LocalDevProperties properties,
             ControlPlaneProperties controlPlaneProperties,
-            ApplicationEventPublisher events) {
+            ApplicationEventPublisher events,
+            NodeWorkers nodeWorkers) {
         this.tenantEnvironments = tenantEnvironments;
+        this.nodeWorkers = nodeWorkers;
         this.secrets = secrets;
         this.properties = properties;
         this.workerDir = properties.workerDir() != null
@@ -71,9 +74,9 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
 
     @Override
     public WorkerLocation locate(TenantEnvironmentId tenantEnvironment) {
-        ReferenceWorker worker = workers.get(tenantEnvironment);
+        LocalWorker worker = workers.get(tenantEnvironment);
         if (worker != null) {
-            return new WorkerLocation(tenantEnvironment, worker.baseUrl(), WorkerReadiness.READY, "embedded worker");
+            return new WorkerLocation(tenantEnvironment, worker.baseUrl(), WorkerReadiness.READY, worker.description());
         }
         if (controlPlane == null || !running) {
             return unavailable(tenantEnvironment, WorkerReadiness.STARTING, "The control plane is still starting.");
@@ -86,7 +89,7 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
         }
         return start(tenantEnvironment)
                 .map(started -> new WorkerLocation(
-                        tenantEnvironment, started.baseUrl(), WorkerReadiness.READY, "embedded worker"))
+                        tenantEnvironment, started.baseUrl(), WorkerReadiness.READY, started.description()))
                 .orElseGet(() -> unavailable(tenantEnvironment, WorkerReadiness.STARTING, "The worker is stopped."));
     }
 
@@ -96,7 +99,7 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
      */
     public synchronized void stopWorker(TenantEnvironmentId tenantEnvironment) {
         stopped.add(tenantEnvironment);
-        ReferenceWorker worker = workers.remove(tenantEnvironment);
+        LocalWorker worker = workers.remove(tenantEnvironment);
         if (worker != null) {
             worker.stop();
             events.publishEvent(new WorkerReadinessChanged(
@@ -105,8 +108,8 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
     }
 
     /** Starts the worker now (on its previous port if it had one); empty if local mode is not serving yet. */
-    public synchronized Optional<ReferenceWorker> start(TenantEnvironmentId tenantEnvironment) {
-        ReferenceWorker existing = workers.get(tenantEnvironment);
+    public synchronized Optional<LocalWorker> start(TenantEnvironmentId tenantEnvironment) {
+        LocalWorker existing = workers.get(tenantEnvironment);
         if (existing != null) {
             return Optional.of(existing);
         }
@@ -129,12 +132,39 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
         env.put(ReferenceWorkerSettings.PORT, String.valueOf(ports.getOrDefault(tenantEnvironment, 0)));
         env.put(ReferenceWorkerSettings.MODEL, properties.workerModel());
         env.put(ReferenceWorkerSettings.HEARTBEAT, properties.workerHeartbeat().toString());
-        // The worker is "another process": it keeps the system clock, not the application's.
-        ReferenceWorker worker = ReferenceWorker.start(ReferenceWorkerSettings.fromEnvironment(env), Clock.systemUTC());
+        LocalWorker worker = nodeWorkers.runsFor(tenantEnvironment)
+                ? nodeWorkers.start(tenantEnvironment, env, home)
+                : reference(env);
         ports.put(tenantEnvironment, worker.port());
         workers.put(tenantEnvironment, worker);
-        events.publishEvent(new WorkerReadinessChanged(tenantEnvironment, WorkerReadiness.READY, "embedded worker"));
+        events.publishEvent(new WorkerReadinessChanged(tenantEnvironment, WorkerReadiness.READY, worker.description()));
         return Optional.of(worker);
+    }
+
+    private static LocalWorker reference(Map<String, String> env) {
+        // The worker is "another process": it keeps the system clock, not the application's.
+        ReferenceWorker worker = ReferenceWorker.start(ReferenceWorkerSettings.fromEnvironment(env), Clock.systemUTC());
+        return new LocalWorker() {
+            @Override
+            public URI baseUrl() {
+                return worker.baseUrl();
+            }
+
+            @Override
+            public int port() {
+                return worker.port();
+            }
+
+            @Override
+            public void stop() {
+                worker.stop();
+            }
+
+            @Override
+            public String description() {
+                return "embedded worker";
+            }
+        };
     }
 
     private static WorkerLocation unavailable(TenantEnvironmentId id, WorkerReadiness readiness, String detail) {
@@ -149,7 +179,7 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
     @Override
     public synchronized void stop() {
         running = false;
-        workers.values().forEach(ReferenceWorker::stop);
+        workers.values().forEach(LocalWorker::stop);
         workers.clear();
     }
 

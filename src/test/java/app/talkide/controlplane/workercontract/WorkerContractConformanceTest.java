@@ -200,7 +200,7 @@ class WorkerContractConformanceTest {
         assertThat(errors).as("%s %s", event.type(), event.data()).isEmpty();
     }
 
-    private static Map<String, Schema> loadSchemas(Path directory) throws IOException {
+    static Map<String, Schema> loadSchemas(Path directory) throws IOException {
         SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
         Map<String, Schema> loaded = new HashMap<>();
         List<Path> files = new ArrayList<>();

@@ -5,6 +5,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 
+import app.talkide.controlplane.localdev.NodeWorkerProcess;
 import app.talkide.controlplane.referenceworker.ReferenceWorker;
 import app.talkide.controlplane.referenceworker.ReferenceWorkerSettings;
 import app.talkide.controlplane.support.AnthropicStreams;
@@ -17,6 +18,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -31,7 +33,7 @@ final class WorkerUnderTest implements AutoCloseable {
     final URI baseUrl;
     final WorkerContractClient client;
     final Duration turnTimeout;
-    private final ReferenceWorker embedded;
+    private final AutoCloseable embedded;
     private final WireMockServer controlPlane;
 
     private WorkerUnderTest(
@@ -39,7 +41,7 @@ final class WorkerUnderTest implements AutoCloseable {
             String commandKey,
             TenantEnvironmentId tenantEnvironment,
             Duration turnTimeout,
-            ReferenceWorker embedded,
+            AutoCloseable embedded,
             WireMockServer controlPlane) {
         this.baseUrl = baseUrl;
         this.client = new WorkerContractClient(
@@ -61,8 +63,52 @@ final class WorkerUnderTest implements AutoCloseable {
         return embedded(turnTimeout);
     }
 
-    private static WorkerUnderTest embedded(Duration turnTimeout) {
+    /**
+     * The Node worker ({@code worker/}) as a child process, built first if needed, with its scripted agent
+     * (the engine needs a model; the contract does not). Fails saying what to install when Node is missing.
+     */
+    static WorkerUnderTest node() {
+        NodeWorkerProcess.missingRuntime().ifPresent(missing -> {
+            throw new IllegalStateException("The Node worker's tests need Node.js 20+ and npm: " + missing);
+        });
+        Path workerDir = Path.of("worker").toAbsolutePath();
+        NodeWorkerProcess.prepare(workerDir);
         TenantEnvironmentId tenantEnvironment = TenantEnvironmentId.of("conformance", "dev");
+        WireMockServer controlPlane = mockControlPlane();
+        String commandKey = TestCommandSigning.workerCommandKey(tenantEnvironment);
+        try {
+            NodeWorkerProcess worker = NodeWorkerProcess.start(
+                    workerDir,
+                    Map.of(
+                            "TALKIDE_TENANT",
+                            tenantEnvironment.tenant(),
+                            "TALKIDE_ENV",
+                            tenantEnvironment.env(),
+                            "TALKIDE_GATEWAY_BASE_URL",
+                            "http://127.0.0.1:" + controlPlane.port(),
+                            "TALKIDE_WORKER_IDENTITY_TOKEN",
+                            "tkwi_" + "c".repeat(43),
+                            "TALKIDE_WORKER_COMMAND_KEY",
+                            commandKey,
+                            "CLAUDE_CONFIG_DIR",
+                            Files.createTempDirectory("conformance-node-").toString(),
+                            "TALKIDE_WORKER_PORT",
+                            "0",
+                            "TALKIDE_WORKER_HOST",
+                            "127.0.0.1",
+                            "TALKIDE_WORKER_HEARTBEAT",
+                            "PT2S",
+                            "TALKIDE_WORKER_AGENT",
+                            "scripted"),
+                    Duration.ofSeconds(60));
+            return new WorkerUnderTest(
+                    worker.baseUrl(), commandKey, tenantEnvironment, Duration.ofSeconds(20), worker, controlPlane);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static WireMockServer mockControlPlane() {
         WireMockServer controlPlane =
                 new WireMockServer(WireMockConfiguration.options().dynamicPort());
         controlPlane.start();
@@ -73,6 +119,12 @@ final class WorkerUnderTest implements AutoCloseable {
                 .willReturn(ok().withHeader("Content-Type", "text/event-stream")
                         .withBody(AnthropicStreams.text("Conformance ", "answer."))
                         .withFixedDelay(400)));
+        return controlPlane;
+    }
+
+    private static WorkerUnderTest embedded(Duration turnTimeout) {
+        TenantEnvironmentId tenantEnvironment = TenantEnvironmentId.of("conformance", "dev");
+        WireMockServer controlPlane = mockControlPlane();
         String commandKey = TestCommandSigning.workerCommandKey(tenantEnvironment);
         try {
             ReferenceWorker worker = ReferenceWorker.start(
@@ -110,7 +162,11 @@ final class WorkerUnderTest implements AutoCloseable {
     @Override
     public void close() {
         if (embedded != null) {
-            embedded.stop();
+            try {
+                embedded.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("the worker under test did not stop", e);
+            }
         }
         if (controlPlane != null) {
             controlPlane.stop();

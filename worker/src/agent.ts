@@ -41,31 +41,41 @@ export interface SdkAgentSettings {
 /** The inert credential the engine sends to the proxy; the proxy drops it. */
 export const INERT_CREDENTIAL = 'talkide-inert-credential';
 
+/** One engine per turn: started for the turn, ended with it (see warmEngines.ts for the warm one). */
 export function sdkAgent(settings: SdkAgentSettings): Agent {
   return (turn) => {
     const abortController = new AbortController();
     turn.signal.addEventListener('abort', () => abortController.abort(), { once: true });
-    const servers = settings.mcpServers(turn.conversationId);
-    const options: Options = {
-      abortController,
-      cwd: settings.workspaceDir,
-      model: settings.model,
-      includePartialMessages: true,
-      permissionMode: 'dontAsk',
-      allowedTools: [...DEFAULT_TOOLS, ...Object.keys(servers).map((name) => `mcp__${name}`)],
-      mcpServers: servers,
-      // No settings from the working tree or a home directory: what Mara may do is decided here.
-      settingSources: [],
-      env: engineEnvironment(settings, turn.conversationId),
-      stderr: () => {}, // the engine's own diagnostics; its failures surface as result messages
-    };
-    if (hasTranscript(settings.configDir, turn.conversationId)) {
-      options.resume = turn.conversationId;
-    } else {
-      options.sessionId = turn.conversationId;
-    }
-    return query({ prompt: turn.text, options });
+    return query({ prompt: turn.text, options: sdkOptions(settings, turn.conversationId, abortController) });
   };
+}
+
+/** The engine's options for a conversation; the same for a one-turn and a warm engine. */
+export function sdkOptions(
+  settings: SdkAgentSettings,
+  conversationId: string,
+  abortController: AbortController,
+): Options {
+  const servers = settings.mcpServers(conversationId);
+  const options: Options = {
+    abortController,
+    cwd: settings.workspaceDir,
+    model: settings.model,
+    includePartialMessages: true,
+    permissionMode: 'dontAsk',
+    allowedTools: [...DEFAULT_TOOLS, ...Object.keys(servers).map((name) => `mcp__${name}`)],
+    mcpServers: servers,
+    // No settings from the working tree or a home directory: what Mara may do is decided here.
+    settingSources: [],
+    env: engineEnvironment(settings, conversationId),
+    stderr: () => {}, // the engine's own diagnostics; its failures surface as result messages
+  };
+  if (hasTranscript(settings.configDir, conversationId)) {
+    options.resume = conversationId;
+  } else {
+    options.sessionId = conversationId;
+  }
+  return options;
 }
 
 /** The engine's environment: the worker's, minus anything secret, plus where to find the model. */

@@ -28,6 +28,10 @@ export interface WorkerConfig {
   /** `sdk` (the Agent SDK) or `scripted` (a canned agent for contract tests; never in a cluster). */
   agent: 'sdk' | 'scripted';
   scriptedDelayMs: number;
+  /** A conversation's engine stays warm this long after its last turn (0: one engine per turn). */
+  engineIdleMs: number;
+  /** At most this many warm engines at once; each is a process. */
+  maxEngines: number;
   /** Operator-listed MCP servers (JSON file provisioned next to the Secret); empty for none. */
   mcpConfigFile: string | undefined;
 }
@@ -48,6 +52,8 @@ export const ENV = {
   heartbeat: 'TALKIDE_WORKER_HEARTBEAT',
   stopGrace: 'TALKIDE_WORKER_STOP_GRACE',
   agent: 'TALKIDE_WORKER_AGENT',
+  engineIdle: 'TALKIDE_WORKER_ENGINE_IDLE',
+  maxEngines: 'TALKIDE_WORKER_MAX_ENGINES',
   scriptedDelay: 'TALKIDE_WORKER_SCRIPTED_DELAY_MS',
   mcpConfig: 'TALKIDE_WORKER_MCP_CONFIG',
 } as const;
@@ -86,6 +92,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
     stopGraceMs: parseDuration(ENV.stopGrace, environment[ENV.stopGrace]?.trim() || 'PT1S'),
     clockSkewSeconds: 30,
     agent,
+    engineIdleMs: parseDuration(ENV.engineIdle, environment[ENV.engineIdle]?.trim() || 'PT10M'),
+    maxEngines: integer(ENV.maxEngines, environment[ENV.maxEngines], 8),
     scriptedDelayMs: integer(ENV.scriptedDelay, environment[ENV.scriptedDelay], 400),
     mcpConfigFile: environment[ENV.mcpConfig]?.trim() || undefined,
   };

@@ -1,17 +1,18 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Agent, scriptedAgent, sdkAgent } from './agent.js';
+import { type Agent, type SdkAgentSettings, scriptedAgent, sdkAgent } from './agent.js';
 import { CommandTokenVerifier } from './commandToken.js';
 import type { WorkerConfig } from './config.js';
 import { GatewayProxy } from './gatewayProxy.js';
 import { json, problem } from './http.js';
 import { logger } from './log.js';
-import { issueTrackingServer, loadOperatorMcpServers } from './mcp.js';
+import { ISSUE_SERVER, issueTrackingServer, loadOperatorMcpServers } from './mcp.js';
 import { Reports } from './reports.js';
 import { SessionRoutes } from './routes.js';
 import { SessionStore } from './sessionStore.js';
 import { TurnRunner } from './turnRunner.js';
+import { type WarmAgent, warmSdkAgent } from './warmEngines.js';
 import { WorkerTokens } from './workerTokens.js';
 
 const log = logger('worker');
@@ -27,6 +28,7 @@ export class Worker {
   readonly sessions: SessionStore;
   readonly proxy: GatewayProxy;
   readonly reports: Reports;
+  private warm: WarmAgent | undefined;
 
   private constructor(
     readonly config: WorkerConfig,
@@ -122,6 +124,7 @@ export class Worker {
     this.stopping = true;
     this.sessions.haltAll();
     this.reports.stop();
+    this.warm?.close();
     if (graceMs > 0) {
       await new Promise((resolve) => setTimeout(resolve, graceMs));
     }

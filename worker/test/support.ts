@@ -27,6 +27,8 @@ export function testConfig(overrides: Partial<WorkerConfig> = {}): WorkerConfig 
     clockSkewSeconds: 30,
     agent: 'scripted',
     scriptedDelayMs: 50,
+    engineIdleMs: 0,
+    maxEngines: 2,
     mcpConfigFile: undefined,
     ...overrides,
   };

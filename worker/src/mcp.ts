@@ -41,6 +41,8 @@ export function issueTrackingServer(conversationId: string, reports: Reports): M
             };
           }
         },
+        // Offered with every request, not deferred behind tool search: Mara should know she can report.
+        { alwaysLoad: true },
       ),
     ],
   });

@@ -65,6 +65,17 @@ export class Reports {
     });
   }
 
+  /** A line of Mara's activity log; `id` makes a retried one count once. */
+  activity(conversationId: string, id: string, activity: string, message: string): void {
+    this.send('activity', {
+      id,
+      conversationId,
+      activity,
+      message: message.slice(0, 4000),
+      occurredAt: new Date().toISOString(),
+    });
+  }
+
   /** Resolves once the report is stored (the MCP tool tells Mara so); rejects when it was refused. */
   issue(
     conversationId: string,

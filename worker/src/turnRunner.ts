@@ -38,6 +38,12 @@ export class TurnRunner {
       modelCall: (usage) => this.reports.usage(session.id, usage),
     });
     this.denials.clearDenial(session.id);
+    this.reports.activity(
+      session.id,
+      `${turn.id}:started`,
+      'turn.started',
+      `Working on message ${turn.messageId}.`,
+    );
     let failure: string | undefined;
     try {
       for await (const message of this.agent({

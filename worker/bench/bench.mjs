@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 
-const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 10);
-const TURNS = Number(process.env.BENCH_TURNS_PER_CONVERSATION ?? 6);
+const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 5);
+const TURNS = Number(process.env.BENCH_TURNS_PER_CONVERSATION ?? 11);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 20);
 const key = new Uint8Array(32).fill(9);
 const modelCalls = []; // when each streaming model call reached the gateway
@@ -65,7 +65,6 @@ const child = spawn('node', ['dist/src/main.js'], {
     CLAUDE_CONFIG_DIR: configDir,
     TALKIDE_WORKER_PORT: '0',
     TALKIDE_WORKER_HOST: '127.0.0.1',
-    TALKIDE_WORKER_MAX_ENGINES: String(Math.max(SESSIONS, CONVERSATIONS)),
   },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
@@ -104,13 +103,17 @@ async function turn(id, n) {
 function rssKb(pid) {
   const own = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
   let children = 0;
+  let engines = 0;
   for (const p of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children += rssKb(Number(p)).total;
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) {
+        children += rssKb(Number(p)).total;
+        engines++;
+      }
     } catch {}
   }
-  return { own, total: own + children };
+  return { own, total: own + children, engines };
 }
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -126,13 +129,16 @@ for (let c = 0; c < CONVERSATIONS; c++) {
   const id = randomUUID();
   await call('POST', '/sessions', { conversationId: id, userId: 'bench', resume: true });
   first.push(await turn(id, 0));
-  for (let t = 1; t < TURNS; t++) followUp.push(await turn(id, t));
+  process.stderr.write(`first turn: ${first.at(-1).toFixed(0)} ms\n`);
+  for (let t = 1; t < TURNS; t++) {
+    followUp.push(await turn(id, t));
+    process.stderr.write(`follow-up: ${followUp.at(-1).toFixed(0)} ms\n`);
+  }
   process.stderr.write(`conversation ${c + 1}/${CONVERSATIONS} done\n`);
 }
+// The rest of the open sessions have no turn yet: their cost is the worker's, the engines' is above.
 for (let s = CONVERSATIONS; s < SESSIONS; s++) {
-  const id = randomUUID();
-  await call('POST', '/sessions', { conversationId: id, userId: 'bench', resume: true });
-  await turn(id, 0);
+  await call('POST', '/sessions', { conversationId: randomUUID(), userId: 'bench', resume: true });
 }
 const loaded = rssKb(child.pid);
 const row = (name, xs) => `| ${name} | ${xs.length} | ${pct(xs, 50).toFixed(0)} ms | ${pct(xs, 99).toFixed(0)} ms |`;
@@ -141,10 +147,10 @@ console.log('|---|---|---|---|');
 console.log(row('first turn of a conversation (engine starts)', first));
 console.log(row('follow-up turn (warm engine)', followUp));
 console.log('');
-console.log(`| resident memory | worker process | worker + engines |`);
+console.log('| resident memory | worker process | worker + warm engines |');
 console.log('|---|---|---|');
-console.log(`| idle | ${mb(idle.own)} | ${mb(idle.total)} |`);
-console.log(`| ${SESSIONS} open sessions, each after a turn | ${mb(loaded.own)} | ${mb(loaded.total)} |`);
+console.log(`| idle | ${mb(idle.own)} | ${mb(idle.total)} (${idle.engines} engines) |`);
+console.log(`| ${SESSIONS} open sessions, ${CONVERSATIONS} of them after turns | ${mb(loaded.own)} | ${mb(loaded.total)} (${loaded.engines} engines) |`);
 child.kill('SIGTERM');
 gateway.close();
 process.exit(0);

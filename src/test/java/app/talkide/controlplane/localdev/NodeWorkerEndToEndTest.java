@@ -90,6 +90,39 @@ class NodeWorkerEndToEndTest {
                             .asLong())
                     .isPositive();
         }
+        // Every model call's usage and both tool events reach the admin view (sent in the background).
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            assertThat(adminReports(conversation, "usage")).hasSizeGreaterThanOrEqualTo(2);
+            assertThat(adminReports(conversation, "tool-events")).hasSize(2);
+        });
+    }
+
+    @Test
+    void maraReportsAnIssueThroughHerMcpServerAndOperatorsSeeIt() {
+        UUID conversation = startConversation();
+
+        try (SseClient stream = stream(conversation)) {
+            send(
+                    conversation,
+                    "c1",
+                    "Report it. [[sim:tool_use=mcp__talkide-issue-tracking__report_issue"
+                            + " {\"title\":\"The build is broken\",\"severity\":\"high\"}]]");
+            await().atMost(TURN)
+                    .untilAsserted(() -> assertThat(types(stream)).containsAnyOf("turn.completed", "turn.failed"));
+            assertThat(types(stream)).contains("tool.completed", "turn.completed");
+        }
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            JsonNode issues = adminReports(conversation, "issues");
+            assertThat(issues).hasSize(1);
+            assertThat(issues.get(0).get("report").get("title").asString()).isEqualTo("The build is broken");
+            assertThat(issues.get(0).get("report").get("severity").asString()).isEqualTo("high");
+        });
+    }
+
+    private JsonNode adminReports(UUID conversation, String kind) {
+        return new TestHttp(port)
+                .get("/api/admin/reports?conversationId=" + conversation + "&kind=" + kind, "Authorization", DEV)
+                .json();
     }
 
     @Test

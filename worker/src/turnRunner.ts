@@ -51,10 +51,11 @@ export class TurnRunner {
         text,
         signal: turn.abort.signal,
       })) {
-        if (turn.abort.signal.aborted) {
-          break;
+        // After an interrupt the engine is drained to its end, not left mid-turn (a warm engine would
+        // hand the rest to the next turn), but nothing more of this turn is shown.
+        if (!turn.abort.signal.aborted) {
+          mapper.accept(message);
         }
-        mapper.accept(message);
       }
     } catch (e) {
       failure = e instanceof Error ? e.message : String(e);

@@ -41,20 +41,20 @@ export class Worker {
     this.reports = new Reports(config.gatewayBaseUrl, tokens);
     this.sessions = new SessionStore(config.configDir);
     const operatorServers = loadOperatorMcpServers(config.mcpConfigFile);
+    const settings: SdkAgentSettings = {
+      configDir: config.configDir,
+      workspaceDir: config.workspaceDir,
+      model: config.model,
+      baseUrlFor: (id) => this.proxy.baseUrlFor(id),
+      mcpServers: (id) => ({ ...operatorServers, [ISSUE_SERVER]: issueTrackingServer(id, this.reports) }),
+    };
+    if (!agentOverride && config.agent === 'sdk' && config.engineIdleMs > 0) {
+      this.warm = warmSdkAgent(settings, config.engineIdleMs, config.maxEngines);
+    }
     const agent =
       agentOverride ??
-      (config.agent === 'scripted'
-        ? scriptedAgent(config.scriptedDelayMs)
-        : sdkAgent({
-            configDir: config.configDir,
-            workspaceDir: config.workspaceDir,
-            model: config.model,
-            baseUrlFor: (id) => this.proxy.baseUrlFor(id),
-            mcpServers: (id) => ({
-              ...operatorServers,
-              'talkide-issue-tracking': issueTrackingServer(id, this.reports),
-            }),
-          }));
+      this.warm ??
+      (config.agent === 'scripted' ? scriptedAgent(config.scriptedDelayMs) : sdkAgent(settings));
     const verifier = new CommandTokenVerifier({
       keys: config.commandKeys,
       tenant: config.tenant,

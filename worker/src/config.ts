@@ -93,7 +93,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
     clockSkewSeconds: 30,
     agent,
     engineIdleMs: parseDuration(ENV.engineIdle, environment[ENV.engineIdle]?.trim() || 'PT10M'),
-    maxEngines: integer(ENV.maxEngines, environment[ENV.maxEngines], 8),
+    maxEngines: integer(ENV.maxEngines, environment[ENV.maxEngines], 6),
     scriptedDelayMs: integer(ENV.scriptedDelay, environment[ENV.scriptedDelay], 400),
     mcpConfigFile: environment[ENV.mcpConfig]?.trim() || undefined,
   };

@@ -47,10 +47,11 @@ class LocalDevSeeder {
         memberships.grant(seeded, properties.user());
         WorkerLocation worker = workers.locate(seeded);
         log.info(
-                "Local mode: tenant-environment {} for user '{}', worker {} at {}",
+                "Local mode: tenant-environment {} for user '{}', worker {} ({}) at {}",
                 seeded,
                 properties.user(),
                 worker.readiness(),
+                worker.detail(),
                 worker.baseUrl());
     }
 }

@@ -27,4 +27,15 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
   fi
 fi
 
+# The engine tests (JUnit tag engine) run the real agent engine, installed from npm with the lockfile in
+# src/test/engine by the tests themselves; they need node and npm. Install Debian's when missing.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "Installing nodejs and npm for the engine tests..."
+    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm
+  else
+    echo "node and npm are missing: install them (apt-get install -y nodejs npm)" >&2
+  fi
+fi
+
 exec ./mvnw -B -ntp verify "$@"

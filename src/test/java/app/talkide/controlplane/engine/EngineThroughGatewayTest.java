@@ -7,10 +7,12 @@ import app.talkide.controlplane.support.TestHttp;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -28,6 +30,7 @@ import tools.jackson.databind.JsonNode;
  * local mode (so the built-in simulator answers) with a WorkerToken minted from an identity token the
  * admin API issued. As root the engine will not skip permission checks, so the tools it may use are
  * allowed explicitly; it gets a config directory of its own and no network beyond the control plane.
+ * One test drives the worker local mode embeds the same way, through the browser API.
  */
 @Tag("engine")
 class EngineThroughGatewayTest {
@@ -155,6 +158,54 @@ class EngineThroughGatewayTest {
         assertThat(streamed.toString()).startsWith("Simulated reply to “Stream this”.");
         assertThat(messages.get(resultAt).path("result").asString()).isEqualTo(streamed.toString());
         assertThat(usageRecords(conversation)).hasSize(1);
+    }
+
+    /**
+     * The README's chain, with the worker local mode embeds (the reference worker, whose one tool is
+     * {@code current_time}): two markers, two tool runs, one per model call, and an answer quoting both.
+     */
+    @Test
+    void theEmbeddedWorkerRunsAChainOfToolMarkersOneCallAtATime() {
+        UUID conversation = conversation();
+
+        TestHttp.Response accepted = http.postJson(
+                "/api/conversations/" + conversation + "/messages",
+                "{\"text\":\"What time is it, twice? [[sim:tool_use=current_time]] [[sim:tool_use=current_time]]\","
+                        + "\"clientMessageId\":\"chain-1\"}",
+                "Authorization",
+                DEV);
+        assertThat(accepted.status()).as(accepted.body()).isBetween(200, 202);
+
+        List<JsonNode> events = Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .until(
+                        () -> events(conversation),
+                        all -> all.stream()
+                                .anyMatch(e -> e.path("type").asString().matches("turn\\.(completed|failed)")));
+        List<String> types = events.stream().map(e -> e.path("type").asString()).toList();
+        assertThat(types).endsWith("turn.completed");
+        assertThat(types.stream().filter("tool.completed"::equals)).hasSize(2);
+        StringBuilder answer = new StringBuilder();
+        events.stream()
+                .filter(e -> e.path("type").asString().equals("text.delta"))
+                .forEach(e -> answer.append(e.path("data").path("text").asString()));
+        assertThat(answer.toString())
+                .containsSubsequence(
+                        "Calling the current_time tool.",
+                        "The current_time tool returned “",
+                        "Calling the current_time tool.",
+                        "The current_time tool returned “",
+                        "The current_time tool returned “");
+        assertThat(usageRecords(conversation)).hasSize(3);
+    }
+
+    private static List<JsonNode> events(UUID conversation) {
+        List<JsonNode> events = new java.util.ArrayList<>();
+        http.get("/api/conversations/" + conversation + "/events?after=0&limit=1000", "Authorization", DEV)
+                .json()
+                .path("events")
+                .forEach(events::add);
+        return events;
     }
 
     /** A conversation of dev in demo/dev, the tenant-environment local mode seeds. */

@@ -81,8 +81,7 @@ class EngineThroughGatewayTest {
                 .as(result.toString())
                 .isFalse();
         assertThat(result.path("result").asString()).startsWith("Simulated reply to “Explain the gateway”.");
-        List<Map<String, Object>> records = usageRecords(conversation);
-        assertThat(records).hasSize(modelCalls(run));
+        List<Map<String, Object>> records = usageRecords(conversation, modelCalls(run));
         for (Map<String, Object> record : records) {
             String model = (String) record.get("model");
             assertThat(model).as("the engine's own model id").startsWith("claude-");
@@ -123,8 +122,8 @@ class EngineThroughGatewayTest {
         assertThat(toolResults).contains("tool_result").contains("engine-probe.txt");
         // ... whose answer quotes it.
         assertThat(result(run).path("result").asString()).startsWith("The Bash tool returned “engine-probe.txt”.");
-        List<Map<String, Object>> records = usageRecords(conversation);
-        assertThat(records).hasSize(2).hasSize(modelCalls(run));
+        assertThat(modelCalls(run)).isEqualTo(2);
+        List<Map<String, Object>> records = usageRecords(conversation, 2);
         long cost = records.stream().mapToLong(r -> (Long) r.get("cost_micros")).sum();
         assertThat(spent() - spentBefore).isEqualTo(cost);
     }
@@ -157,7 +156,7 @@ class EngineThroughGatewayTest {
         assertThat(resultAt).as("the result arrived").isGreaterThan(firstDelta);
         assertThat(streamed.toString()).startsWith("Simulated reply to “Stream this”.");
         assertThat(messages.get(resultAt).path("result").asString()).isEqualTo(streamed.toString());
-        assertThat(usageRecords(conversation)).hasSize(1);
+        assertThat(usageRecords(conversation, 1)).hasSize(1);
     }
 
     /**
@@ -196,7 +195,7 @@ class EngineThroughGatewayTest {
                         "Calling the current_time tool.",
                         "The current_time tool returned “",
                         "The current_time tool returned “");
-        assertThat(usageRecords(conversation)).hasSize(3);
+        assertThat(usageRecords(conversation, 3)).hasSize(3);
     }
 
     private static List<JsonNode> events(UUID conversation) {
@@ -264,6 +263,19 @@ class EngineThroughGatewayTest {
                 .map(line -> line.path("message").path("id").asString())
                 .distinct()
                 .count();
+    }
+
+    /**
+     * The conversation's usage records of model calls, once there are {@code expected} of them: a call is
+     * booked when its response has closed, which may be just after the engine has read its end.
+     */
+    private static List<Map<String, Object>> usageRecords(UUID conversation, int expected) {
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> usageRecords(conversation).size() >= expected);
+        List<Map<String, Object>> records = usageRecords(conversation);
+        assertThat(records).hasSize(expected);
+        return records;
     }
 
     private static List<Map<String, Object>> usageRecords(UUID conversation) {

@@ -27,14 +27,14 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
   fi
 fi
 
-# The Node worker (worker/): its lint and tests, and the Java suite's tests that start it, need Node.js
-# 20+ and npm; install them when missing.
+# The Node worker (worker/) and the engine tests (JUnit tag engine, which install the engine from npm with
+# the lockfile in src/test/engine) need Node.js 20+ and npm; install them when missing.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    echo "Installing nodejs and npm for the worker's tests..."
+    echo "Installing nodejs and npm for the worker and engine tests..."
     apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm
   else
-    echo "nodejs and npm are missing: install them (apt-get install -y nodejs npm)" >&2
+    echo "node and npm are missing: install them (apt-get install -y nodejs npm)" >&2
   fi
 fi
 (cd worker && npm ci --no-audit --no-fund && npm run lint && npm test)

@@ -13,7 +13,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The simulator's front door: {@code POST /v1/messages} and {@code POST /v1/messages/count_tokens}
+ * The simulator's front door: {@code POST /v1/messages}, {@code POST /v1/messages/count_tokens} and
+ * {@code GET /v1/models[/{id}]}
  * (any query string, e.g. {@code ?beta=true}, and any {@code anthropic-beta} are accepted). Checks
  * run in the order the real API applies them: path, method, key,
  * {@code anthropic-version}, body size, body.
@@ -22,6 +23,7 @@ final class ApiHandler implements HttpHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
     private static final String BEARER = "Bearer ";
+    private static final String MODELS = "/v1/models";
     /** API versions are dates; SDKs send newer ones than {@code 2023-06-01} (3.x sends 2026-10-21). */
     private static final Pattern VERSION = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
 
@@ -41,6 +43,11 @@ final class ApiHandler implements HttpHandler {
         String requestId = Ids.request();
         inFlight.incrementAndGet();
         try {
+            String path = exchange.getRequestURI().getPath();
+            if (path.equals(MODELS) || path.startsWith(MODELS + "/")) {
+                models(exchange, path, requestId);
+                return;
+            }
             boolean countTokens = route(exchange);
             authenticate(exchange);
             byte[] body = Exchanges.body(exchange, properties.maxRequestSize().toBytes());
@@ -71,6 +78,21 @@ final class ApiHandler implements HttpHandler {
     /** Requests being answered right now; a stream counts until its last event is written or it is abandoned. */
     int inFlight() {
         return inFlight.get();
+    }
+
+    private void models(HttpExchange exchange, String path, String requestId) throws IOException {
+        if (!"GET".equals(exchange.getRequestMethod())) {
+            throw new ApiError(405, "Method not allowed: use GET");
+        }
+        authenticate(exchange);
+        String id = path.substring(MODELS.length());
+        if (id.isEmpty()) {
+            Exchanges.json(exchange, 200, ModelsEndpoint.list(), requestId);
+        } else if (id.indexOf('/', 1) >= 0) {
+            throw new ApiError(404, "Not found");
+        } else {
+            Exchanges.json(exchange, 200, ModelsEndpoint.one(id.substring(1)), requestId);
+        }
     }
 
     private static boolean route(HttpExchange exchange) {

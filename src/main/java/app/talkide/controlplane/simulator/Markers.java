@@ -1,6 +1,8 @@
 package app.talkide.controlplane.simulator;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -15,6 +17,7 @@ import tools.jackson.databind.JsonNode;
  * <ul>
  *   <li>{@code [[sim:tool_use]]}, {@code [[sim:tool_use=NAME]]}, {@code [[sim:tool_use=NAME {json}]]}: call a
  *       tool (the named one, else the first offered), with the given input or one derived from its schema;
+ *       several run as a chain, one call per model call, in the order written;
  *   <li>{@code [[sim:overloaded]]}: fail mid-stream with an {@code overloaded_error} event (529 when not
  *       streaming);
  *   <li>{@code [[sim:slow]]}, {@code [[sim:slow=MILLIS]]}: pause that long between deltas;
@@ -24,16 +27,17 @@ import tools.jackson.databind.JsonNode;
  *
  * An unknown or malformed marker is a 400, so a typo is noticed instead of silently ignored.
  *
+ * @param toolCalls the tool calls asked for, in order
  * @param slowDelay the pause between deltas, when a slow stream was asked for
  */
 record Markers(
-        @Nullable ToolCall toolCall,
+        List<ToolCall> toolCalls,
         boolean overloaded,
         @Nullable Duration slowDelay,
         @Nullable Integer length,
         @Nullable Integer status) {
 
-    static final Markers NONE = new Markers(null, false, null, null, null);
+    static final Markers NONE = new Markers(List.of(), false, null, null, null);
 
     // The JSON part is bounded so a hostile prompt full of unclosed markers cannot make matching quadratic.
     private static final Pattern MARKER = Pattern.compile(
@@ -48,7 +52,7 @@ record Markers(
     record ToolCall(@Nullable String name, @Nullable JsonNode input) {}
 
     static Markers in(String prompt, Duration defaultSlowDelay) {
-        ToolCall toolCall = null;
+        List<ToolCall> toolCalls = new ArrayList<>();
         boolean overloaded = false;
         Duration slowDelay = null;
         Integer length = null;
@@ -62,7 +66,8 @@ record Markers(
                 throw unknown(marker.group());
             }
             switch (name) {
-                case "tool_use" -> toolCall = new ToolCall(emptyToNull(value), json == null ? null : toolInput(json));
+                case "tool_use" ->
+                    toolCalls.add(new ToolCall(emptyToNull(value), json == null ? null : toolInput(json)));
                 case "overloaded" -> {
                     noValue(marker.group(), value);
                     overloaded = true;
@@ -90,7 +95,7 @@ record Markers(
         if (leftover >= 0) {
             throw unknown(rest.substring(leftover, Math.min(rest.length(), leftover + 40)));
         }
-        return new Markers(toolCall, overloaded, slowDelay, length, status);
+        return new Markers(List.copyOf(toolCalls), overloaded, slowDelay, length, status);
     }
 
     /** The prompt with every marker taken out, as the simulated model "reads" it. */

@@ -3,13 +3,15 @@ package app.talkide.controlplane.simulator;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Renders a {@link Reply} as the Messages API event stream, flushing every event as it is written:
  * {@code message_start} (input usage), per block {@code content_block_start} / deltas /
- * {@code content_block_stop} with a {@code ping} after the first start, then {@code message_delta}
+ * {@code content_block_stop} with a {@code ping} after the first start (a thinking block streams
+ * {@code thinking_delta}s and ends with one {@code signature_delta}), then {@code message_delta}
  * (stop reason, cumulative usage) and {@code message_stop}. A failing reply ends half-way through its
  * first block with an {@code error} event and no {@code message_stop}, as an overloaded API does.
  */
@@ -58,7 +60,7 @@ final class MessageStream {
                 if (p > 0 || !first) {
                     pacing.betweenChunks();
                 }
-                send(delta(index, block, pieces.get(p)));
+                send(delta(index, block, pieces.get(p), p == pieces.size() - 1));
                 if (p + 1 >= failAfter) {
                     sendError("overloaded_error", "Overloaded", requestId);
                     return;
@@ -86,11 +88,17 @@ final class MessageStream {
     private static List<String> pieces(Reply.Block block, int wordsPerChunk) {
         return switch (block) {
             case Reply.Text text -> Chunks.words(text.text(), wordsPerChunk);
+            case Reply.Thinking thinking -> {
+                // The thinking text word by word, then its signature as the block's last delta.
+                List<String> pieces = new ArrayList<>(Chunks.words(thinking.thinking(), wordsPerChunk));
+                pieces.add(thinking.signature());
+                yield pieces;
+            }
             case Reply.ToolUse tool -> Chunks.json(tool.inputJson());
         };
     }
 
-    private static ObjectNode delta(int index, Reply.Block block, String piece) {
+    private static ObjectNode delta(int index, Reply.Block block, String piece, boolean last) {
         ObjectNode event = WireFormat.event("content_block_delta");
         event.put("index", index);
         ObjectNode delta = event.putObject("delta");
@@ -98,6 +106,11 @@ final class MessageStream {
             case Reply.Text ignored -> {
                 delta.put("type", "text_delta");
                 delta.put("text", piece);
+            }
+            case Reply.Thinking ignored -> {
+                // The last piece of a thinking block is its signature.
+                delta.put("type", last ? "signature_delta" : "thinking_delta");
+                delta.put(last ? "signature" : "thinking", piece);
             }
             case Reply.ToolUse ignored -> {
                 delta.put("type", "input_json_delta");

@@ -21,7 +21,7 @@ final class MessagesEndpoint {
     void answer(HttpExchange exchange, MessagesRequest request, String requestId)
             throws IOException, InterruptedException {
         Prompt prompt = Prompt.of(request);
-        Markers markers = Markers.in(request.lastUserTurn().text(), properties.slowChunkDelay());
+        Markers markers = Markers.in(request.promptTurn().text(), properties.slowChunkDelay());
         if (markers.status() != null) {
             throw new ApiError(
                     markers.status(), "Simulated error, asked for by [[sim:status=" + markers.status() + "]]");

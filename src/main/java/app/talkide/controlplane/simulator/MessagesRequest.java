@@ -75,6 +75,34 @@ record MessagesRequest(
         return new Turn("user", List.of());
     }
 
+    /**
+     * Where the exchange being answered began: the last user message that is not a reply to tool
+     * calls (it holds no {@code tool_result}), or -1 when there is none. Its markers govern every call
+     * of the tool loop that follows it.
+     */
+    int promptIndex() {
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            Turn turn = messages.get(i);
+            if (turn.isUser() && turn.blocksOfType("tool_result").isEmpty()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The message at {@link #promptIndex()}, or an empty one. */
+    Turn promptTurn() {
+        int index = promptIndex();
+        return index < 0 ? new Turn("user", List.of()) : messages.get(index);
+    }
+
+    /** Blocks of {@code type} in the turns after the prompt: the tool loop so far. */
+    List<JsonNode> sincePrompt(String type) {
+        return messages.subList(promptIndex() + 1, messages.size()).stream()
+                .flatMap(turn -> turn.blocksOfType(type).stream())
+                .toList();
+    }
+
     /** The name of the tool the assistant called with {@code toolUseId}, searched from the latest turn back. */
     Optional<String> toolNameOf(String toolUseId) {
         for (int i = messages.size() - 1; i >= 0; i--) {

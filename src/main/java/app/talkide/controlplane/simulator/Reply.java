@@ -22,6 +22,17 @@ record Reply(
         }
     }
 
+    /**
+     * Extended thinking, sent before the answer when the request turns thinking on. The signature is
+     * opaque to clients, which send it back with the block; here it is a digest of the text.
+     */
+    record Thinking(String thinking, String signature) implements Block {
+        @Override
+        public int outputTokens() {
+            return Tokens.of(thinking);
+        }
+    }
+
     record ToolUse(String id, String name, JsonNode input) implements Block {
 
         String inputJson() {

@@ -61,7 +61,7 @@ final class WireFormat {
 
     /**
      * A content block; {@code complete == false} gives the empty form {@code content_block_start}
-     * carries (text {@code ""}, tool input {@code {}}), which the deltas then fill.
+     * carries (text, thinking and signature {@code ""}, tool input {@code {}}), which the deltas then fill.
      */
     static ObjectNode block(Reply.Block block, boolean complete) {
         ObjectNode node = JSON.objectNode();
@@ -69,6 +69,11 @@ final class WireFormat {
             case Reply.Text text -> {
                 node.put("type", "text");
                 node.put("text", complete ? text.text() : "");
+            }
+            case Reply.Thinking thinking -> {
+                node.put("type", "thinking");
+                node.put("thinking", complete ? thinking.thinking() : "");
+                node.put("signature", complete ? thinking.signature() : "");
             }
             case Reply.ToolUse tool -> {
                 node.put("type", "tool_use");

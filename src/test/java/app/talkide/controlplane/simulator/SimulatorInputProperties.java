@@ -85,7 +85,7 @@ class SimulatorInputProperties {
         try {
             MessagesRequest request = RequestParser.parse(body, false);
             Prompt prompt = Prompt.of(request);
-            Markers markers = Markers.in(request.lastUserTurn().text(), Duration.ZERO);
+            Markers markers = Markers.in(request.promptTurn().text(), Duration.ZERO);
             Reply reply = ReplyComposer.compose(request, markers);
             assertThat(prompt.totalTokens()).isPositive();
             assertThat(reply.outputTokens()).isLessThanOrEqualTo(request.maxTokens());

@@ -188,6 +188,10 @@ function errorType(status: number): string {
 
 function anthropicError(res: ServerResponse, status: number, type: string, message: string): void {
   const body = JSON.stringify({ type: 'error', error: { type, message } });
-  res.writeHead(status, { 'content-type': 'application/json', 'x-should-retry': 'false' });
+  // A refusal (4xx) will not change on retry; an unreachable control plane may be back in a moment.
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'x-should-retry': status < 500 ? 'false' : 'true',
+  });
   res.end(body);
 }

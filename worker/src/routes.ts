@@ -11,6 +11,7 @@ const log = logger('routes');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_TEXT = 100_000;
 const MAX_ID = 200;
+const MAX_BUFFERED = 8 * 1024 * 1024;
 
 class BadRequest extends Error {}
 
@@ -173,9 +174,16 @@ export class SessionRoutes {
     const heartbeat = setInterval(() => res.write(': ping\n\n'), this.heartbeatMs);
     const subscriber = {
       send: (event: StoredEvent) => {
-        if (!ended) {
-          res.write(frame(event));
+        if (ended) {
+          return;
         }
+        if (res.writableLength > MAX_BUFFERED) {
+          // A reader this far behind is cut rather than buffered without bound; it reconnects with
+          // its Last-Event-ID and loses nothing.
+          subscriber.end();
+          return;
+        }
+        res.write(frame(event));
       },
       end: () => {
         ended = true;

@@ -6,7 +6,7 @@ import {Transcript} from './transcript.js';
 import {workerStatus} from './words.js';
 
 const EVENT_TYPES = ['message.accepted', 'turn.started', 'text.delta', 'tool.started', 'tool.completed',
-  'turn.completed', 'turn.failed', 'session.status', 'worker.status'];
+  'text.block', 'tool.block', 'turn.completed', 'turn.failed', 'session.status', 'worker.status'];
 const PAGE = 500;
 const RETRY_MS = 3000;
 

@@ -36,6 +36,9 @@ export class Transcript {
       case 'text.delta': this.turn(data.turnId, data.messageId).appendText(String(data.text ?? '')); break;
       case 'tool.started': this.toolStarted(data); break;
       case 'tool.completed': this.toolCompleted(data); break;
+      // A compacted turn's blocks, each whole; one replaces what a client had of that block.
+      case 'text.block': this.turn(data.turnId, data.messageId).foldedText(data.index, String(data.text ?? '')); break;
+      case 'tool.block': this.foldedTool(data); break;
       case 'turn.completed':
       case 'turn.failed':
         this.ended(type, data);
@@ -88,7 +91,19 @@ export class Transcript {
       this.tools.set(data.toolUseId, tool);
       this.turn(data.turnId, data.messageId).addTool(tool);
     }
+    // As the log's compaction counts blocks: text after a tool's end is a new block.
+    this.turn(data.turnId, data.messageId).openText = null;
     tool.complete(data);
+  }
+
+  foldedTool(data) {
+    const turn = this.turn(data.turnId, data.messageId);
+    const existing = turn.blocks[data.index];
+    const tool = existing instanceof Tool ? existing : new Tool(data);
+    if (!(existing instanceof Tool)) turn.placeBlock(data.index, tool, tool.element);
+    turn.openText = null;
+    this.tools.set(data.toolUseId, tool);
+    if (data.completed) tool.complete(data);
   }
 
   ended(type, data) {
@@ -134,20 +149,49 @@ class Turn {
     this.status = h('p', {class: 'turn-status muted small', role: 'status'}, 'Mara is answering…');
     this.element = h('li', {class: 'message assistant', dataset: {turnId, state: 'running'}},
       h('span', {class: 'who'}, 'Mara'), this.body, this.status);
-    this.text = null;
+    // The turn's blocks in order (text paragraphs and tools), numbered as the event log numbers them.
+    this.blocks = [];
+    this.openText = null;
   }
 
+  /** A delta touches only its paragraph's one text node. */
   appendText(text) {
-    if (!this.text) {
-      this.text = h('p', {class: 'answer-text'});
-      this.body.append(this.text);
+    if (!this.openText) {
+      this.openText = new TextBlock();
+      this.blocks.push(this.openText);
+      this.body.append(this.openText.element);
     }
-    this.text.append(document.createTextNode(text));
+    this.openText.node.appendData(text);
   }
 
   addTool(tool) {
+    this.blocks.push(tool);
     this.body.append(tool.element);
-    this.text = null; // text after a tool call starts a new paragraph
+    this.openText = null; // text after a tool call starts a new paragraph
+  }
+
+  /** A folded text block: the whole text of block {@code index}, replacing the part this view had. */
+  foldedText(index, text) {
+    const existing = this.blocks[index];
+    if (existing instanceof TextBlock) {
+      existing.node.data = text;
+    } else {
+      const block = new TextBlock();
+      block.node.data = text;
+      this.placeBlock(index, block, block.element);
+    }
+    this.openText = null;
+  }
+
+  placeBlock(index, block, element) {
+    const existing = this.blocks[index];
+    if (existing) {
+      existing.element.replaceWith(element);
+      this.blocks[index] = block;
+    } else {
+      this.blocks.push(block);
+      this.body.append(element);
+    }
   }
 
   complete(data) {
@@ -166,6 +210,13 @@ class Turn {
       h('span', {class: 'failure-detail'}, failure.detail || ''));
     this.status.className = `turn-status failure failure-${failure.kind}`;
     this.status.setAttribute('role', 'alert');
+  }
+}
+
+class TextBlock {
+  constructor() {
+    this.node = document.createTextNode('');
+    this.element = h('p', {class: 'answer-text'}, this.node);
   }
 }
 

@@ -13,6 +13,30 @@ export class Transcript {
     this.tools = new Map();
     this.waiting = new Set(); // messages accepted whose turn has not ended
     this.runningTurn = null;
+    this.sink = list; // where new messages and turns go: the list, or an earlier page being built
+    this.earlier = false;
+  }
+
+  /**
+   * Builds an earlier page of turns into {@code fragment} (the caller puts it above the others). Those
+   * turns have all ended and their messages were answered, so the page changes nothing of what runs now.
+   */
+  buildEarlier(fragment, build) {
+    this.sink = fragment;
+    this.earlier = true;
+    try {
+      build();
+    } finally {
+      this.sink = this.list;
+      this.earlier = false;
+    }
+  }
+
+  /** Drops what it knew of messages and turns no longer on the page (an earlier page was taken out). */
+  forgetDetached() {
+    for (const map of [this.messagesByClientId, this.messagesById, this.turns, this.tools]) {
+      for (const [key, value] of map) if (!value.element.isConnected) map.delete(key);
+    }
   }
 
   busy() {
@@ -32,7 +56,10 @@ export class Transcript {
   apply(type, data) {
     switch (type) {
       case 'message.accepted': this.accepted(data); break;
-      case 'turn.started': this.turn(data.turnId, data.messageId); this.runningTurn = data.turnId; break;
+      case 'turn.started':
+        this.turn(data.turnId, data.messageId);
+        if (!this.earlier) this.runningTurn = data.turnId;
+        break;
       case 'text.delta': this.turn(data.turnId, data.messageId).appendText(String(data.text ?? '')); break;
       case 'tool.started': this.toolStarted(data); break;
       case 'tool.completed': this.toolCompleted(data); break;
@@ -56,13 +83,13 @@ export class Transcript {
     if (!message && messageId) message = this.messagesById.get(messageId);
     if (!message) {
       message = this.messageElement(String(data.text ?? ''), '');
-      this.list.append(message.element);
+      this.sink.append(message.element);
     }
-    message.setState('Waiting for Mara…');
+    message.setState(this.earlier ? '' : 'Waiting for Mara…');
     message.element.dataset.state = 'accepted';
     if (messageId) {
       this.messagesById.set(messageId, message);
-      this.waiting.add(messageId);
+      if (!this.earlier) this.waiting.add(messageId);
     }
   }
 
@@ -71,7 +98,7 @@ export class Transcript {
     if (!turn) {
       turn = new Turn(turnId);
       this.turns.set(turnId, turn);
-      this.list.append(turn.element);
+      this.sink.append(turn.element);
       const message = messageId && this.messagesById.get(messageId);
       if (message) message.setState('');
     }
@@ -113,7 +140,7 @@ export class Transcript {
       if (message) message.setState('');
     }
     if (!data.turnId && data.messageId) this.waiting.delete(data.messageId);
-    if (this.runningTurn === data.turnId || !data.turnId) this.runningTurn = null;
+    if (!this.earlier && (this.runningTurn === data.turnId || !data.turnId)) this.runningTurn = null;
     // A failure before any turn started (e.g. a message the worker refused) still gets a place to show.
     const turn = data.turnId ? this.turn(data.turnId, data.messageId) : this.orphanTurn();
     if (type === 'turn.completed') turn.complete(data);
@@ -122,7 +149,7 @@ export class Transcript {
 
   orphanTurn() {
     const turn = new Turn('');
-    this.list.append(turn.element);
+    this.sink.append(turn.element);
     return turn;
   }
 

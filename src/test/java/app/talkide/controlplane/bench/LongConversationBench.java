@@ -161,9 +161,18 @@ public final class LongConversationBench {
         long millis = (System.nanoTime() - start) / 1_000_000;
         Object heap = browser.executeScript("return performance.memory.usedJSHeapSize;");
         Object nodes = browser.executeScript("return document.getElementsByTagName('*').length;");
+        Object history = browser.executeScript("""
+                const e = performance.getEntriesByType('resource').find((r) => r.name.includes('/history'));
+                return e ? e.responseEnd - e.startTime : -1;
+                """);
         return String.format(
-                "browser: last turn shown and live in %d ms, JS heap %.1f MB, %s DOM elements",
-                millis, ((Number) heap).longValue() / 1e6, nodes);
+                "browser: last turn shown and live %.0f ms after navigation start (%d ms around WebDriver; the"
+                        + " history request %.0f ms), JS heap %.1f MB, %s DOM elements",
+                ((Number) inPage).doubleValue(),
+                millis,
+                ((Number) history).doubleValue(),
+                ((Number) heap).longValue() / 1e6,
+                nodes);
     }
 
     private static ChromeDriver browser(String user, String password) {

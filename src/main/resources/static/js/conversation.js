@@ -1,14 +1,21 @@
-// One conversation on screen: its history from the event log, then the live stream (a native
-// EventSource, which resumes after the last event id it saw), the composer and the interrupt button.
+// One conversation on screen: its last turns (GET …/history), then at once the live stream after them (a
+// native EventSource, which resumes after the last event id it saw); earlier turns page in above as the
+// reader scrolls up, and pages far above are dropped again when the reader is back at the end, so a long
+// conversation is never all in the DOM. The composer and the interrupt button.
 import {api, listOf} from './api.js';
 import {fill, h, when} from './dom.js';
 import {Transcript} from './transcript.js';
 import {workerStatus} from './words.js';
 
 const EVENT_TYPES = ['message.accepted', 'turn.started', 'text.delta', 'tool.started', 'tool.completed',
-  'turn.completed', 'turn.failed', 'session.status', 'worker.status'];
+  'text.block', 'tool.block', 'turn.completed', 'turn.failed', 'session.status', 'worker.status'];
 const PAGE = 500;
 const RETRY_MS = 3000;
+const TURNS_PER_PAGE = 10;
+/** Pages of turns kept on the page; the earliest go once the reader is back at the end. */
+const MAX_PAGES = 4;
+/** Within this many pixels of the end the view follows the answer as it grows. */
+const NEAR_END_PX = 120;
 
 export class ConversationView {
   constructor(container, conversation, {onTurnEnd = () => {}} = {}) {
@@ -19,14 +26,27 @@ export class ConversationView {
     this.retryTimer = null;
     this.closed = false;
     this.onTurnEnd = onTurnEnd;
+    this.before = null; // where the earliest page shown starts; null: at the beginning
+    this.pages = []; // earlier pages shown, earliest first: {start, nodes}
+    this.loadingEarlier = false;
+    this.followEnd = true;
+    this.scrollFrame = 0;
     this.render(container);
     this.transcript = new Transcript(this.transcriptList, () => this.updateControls());
+    this.onScroll = () => this.scrolled();
+    window.addEventListener('scroll', this.onScroll, {passive: true});
+    this.observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) this.loadEarlier();
+    }, {rootMargin: '300px 0px 0px 0px'});
+    this.observer.observe(this.earlierButton);
   }
 
   render(container) {
     const c = this.conversation;
     this.connection = h('span', {class: 'connection', id: 'connection', role: 'status'}, 'Loading…');
     this.banner = h('p', {class: 'banner', id: 'worker-banner', role: 'status', hidden: true});
+    this.earlierButton = h('button', {type: 'button', id: 'earlier-button', class: 'secondary earlier', hidden: true,
+      onclick: () => this.loadEarlier()}, 'Show earlier turns');
     this.transcriptList = h('ol', {class: 'transcript', id: 'transcript', 'aria-live': 'polite', 'aria-label': 'Conversation'});
     this.input = h('textarea', {id: 'message-input', name: 'text', rows: 3, required: true,
       placeholder: 'Ask Mara… (Enter sends, Shift+Enter starts a new line)'});
@@ -52,21 +72,80 @@ export class ConversationView {
           h('p', {class: 'muted small'}, `${c.tenant || ''}/${c.env || ''} · started ${when(c.createdAt)}`)),
         this.connection),
       this.banner,
+      this.earlierButton,
       this.transcriptList,
       this.form);
   }
 
   async open() {
     try {
-      await this.loadHistory();
+      await this.loadLastTurns();
     } catch (error) {
       this.setConnection(`History unavailable: ${error.message}`, 'down');
     }
     this.connect();
     this.input.focus();
+    this.scrollToEnd();
   }
 
-  async loadHistory() {
+  /** The last turns, whole; the stream then goes live right after them. */
+  async loadLastTurns() {
+    const page = await api(`${this.base}/history?turns=${TURNS_PER_PAGE}`);
+    for (const event of listOf(page, 'events')) this.apply(event.type, event.data, Number(event.seq), false);
+    const cursor = Number(page?.cursor);
+    if (Number.isFinite(cursor) && cursor > this.lastSeq) this.lastSeq = cursor;
+    this.setBefore(page?.before);
+  }
+
+  /** The turns before the earliest shown, put above them without moving what the reader looks at. */
+  async loadEarlier() {
+    if (this.loadingEarlier || this.before === null || this.closed) return;
+    this.loadingEarlier = true;
+    try {
+      const page = await api(`${this.base}/history?turns=${TURNS_PER_PAGE}&before=${this.before}`);
+      const fragment = document.createDocumentFragment();
+      this.transcript.buildEarlier(fragment, () => {
+        for (const event of listOf(page, 'events')) this.transcript.apply(event.type, parseData(event.data));
+      });
+      const nodes = [...fragment.childNodes];
+      const anchor = this.transcriptList.firstElementChild;
+      const top = anchor ? anchor.getBoundingClientRect().top : 0;
+      this.transcriptList.prepend(fragment);
+      // Browsers with scroll anchoring have kept the view already; this covers the others.
+      const moved = anchor ? anchor.getBoundingClientRect().top - top : 0;
+      if (moved) window.scrollBy(0, moved);
+      this.setBefore(page?.before);
+      this.pages.unshift({start: this.before, nodes});
+    } catch (error) {
+      this.setConnection(`Earlier turns unavailable: ${error.message}`, 'down');
+    } finally {
+      this.loadingEarlier = false;
+    }
+  }
+
+  setBefore(before) {
+    const n = Number(before);
+    this.before = before === null || before === undefined || !Number.isFinite(n) ? null : n;
+    this.earlierButton.hidden = this.before === null;
+  }
+
+  /** Back at the end: take out the earliest pages beyond the last few; scrolling up brings them back. */
+  dropEarlyPages() {
+    if (this.pages.length <= MAX_PAGES) return;
+    const dropped = this.pages.splice(0, this.pages.length - MAX_PAGES);
+    for (const page of dropped) for (const node of page.nodes) node.remove();
+    this.transcript.forgetDetached();
+    this.setBefore(this.pages[0].start);
+  }
+
+  scrolled() {
+    const root = document.scrollingElement || document.documentElement;
+    this.followEnd = root.scrollTop + window.innerHeight >= root.scrollHeight - NEAR_END_PX;
+    if (this.followEnd) this.dropEarlyPages();
+  }
+
+  /** Catches up from the event log after the stream failed (also signs in again if the session ended). */
+  async catchUp() {
     for (;;) {
       const answer = await api(`${this.base}/events?after=${this.lastSeq}&limit=${PAGE}`);
       const page = listOf(answer, 'events');
@@ -101,7 +180,7 @@ export class ConversationView {
   async reconnect() {
     if (this.closed) return;
     try {
-      await this.loadHistory(); // catches up, and signs in again if the session has ended
+      await this.catchUp(); // and signs in again if the session has ended
     } catch {
       // the stream below reports the state
     }
@@ -118,11 +197,7 @@ export class ConversationView {
       if (seq <= this.lastSeq) return; // replayed after a reconnect: already shown
       this.lastSeq = seq;
     }
-    let data = rawData;
-    if (typeof data === 'string') {
-      try { data = JSON.parse(data); } catch { data = {}; }
-    }
-    data = data && typeof data === 'object' ? data : {};
+    const data = parseData(rawData);
     if (type === 'worker.status') {
       const words = workerStatus(data);
       this.banner.hidden = !words;
@@ -167,7 +242,16 @@ export class ConversationView {
     if (!busy) this.keepFocusFromDisabledButton();
     this.interruptButton.disabled = !busy;
     if (!busy) this.interruptButton.textContent = 'Stop answer';
-    this.transcriptList.lastElementChild?.scrollIntoView({block: 'end'});
+    if (this.followEnd) this.scrollToEnd();
+  }
+
+  /** Once per frame however many deltas arrived in it: a delta itself only touches its text node. */
+  scrollToEnd() {
+    if (this.scrollFrame) return;
+    this.scrollFrame = requestAnimationFrame(() => {
+      this.scrollFrame = 0;
+      this.transcriptList.lastElementChild?.scrollIntoView({block: 'end'});
+    });
   }
 
   /**
@@ -191,8 +275,18 @@ export class ConversationView {
   close() {
     this.closed = true;
     clearTimeout(this.retryTimer);
+    window.removeEventListener('scroll', this.onScroll);
+    this.observer.disconnect();
     if (this.source) this.source.close();
   }
+}
+
+function parseData(raw) {
+  let data = raw;
+  if (typeof data === 'string') {
+    try { data = JSON.parse(data); } catch { data = {}; }
+  }
+  return data && typeof data === 'object' ? data : {};
 }
 
 /** A random UUID, also where crypto.randomUUID is missing (pages served over plain HTTP to another host). */

@@ -13,6 +13,30 @@ export class Transcript {
     this.tools = new Map();
     this.waiting = new Set(); // messages accepted whose turn has not ended
     this.runningTurn = null;
+    this.sink = list; // where new messages and turns go: the list, or an earlier page being built
+    this.earlier = false;
+  }
+
+  /**
+   * Builds an earlier page of turns into {@code fragment} (the caller puts it above the others). Those
+   * turns have all ended and their messages were answered, so the page changes nothing of what runs now.
+   */
+  buildEarlier(fragment, build) {
+    this.sink = fragment;
+    this.earlier = true;
+    try {
+      build();
+    } finally {
+      this.sink = this.list;
+      this.earlier = false;
+    }
+  }
+
+  /** Drops what it knew of messages and turns no longer on the page (an earlier page was taken out). */
+  forgetDetached() {
+    for (const map of [this.messagesByClientId, this.messagesById, this.turns, this.tools]) {
+      for (const [key, value] of map) if (!value.element.isConnected) map.delete(key);
+    }
   }
 
   busy() {
@@ -32,10 +56,16 @@ export class Transcript {
   apply(type, data) {
     switch (type) {
       case 'message.accepted': this.accepted(data); break;
-      case 'turn.started': this.turn(data.turnId, data.messageId); this.runningTurn = data.turnId; break;
+      case 'turn.started':
+        this.turn(data.turnId, data.messageId);
+        if (!this.earlier) this.runningTurn = data.turnId;
+        break;
       case 'text.delta': this.turn(data.turnId, data.messageId).appendText(String(data.text ?? '')); break;
       case 'tool.started': this.toolStarted(data); break;
       case 'tool.completed': this.toolCompleted(data); break;
+      // A compacted turn's blocks, each whole; one replaces what a client had of that block.
+      case 'text.block': this.turn(data.turnId, data.messageId).foldedText(data.index, String(data.text ?? '')); break;
+      case 'tool.block': this.foldedTool(data); break;
       case 'turn.completed':
       case 'turn.failed':
         this.ended(type, data);
@@ -53,13 +83,13 @@ export class Transcript {
     if (!message && messageId) message = this.messagesById.get(messageId);
     if (!message) {
       message = this.messageElement(String(data.text ?? ''), '');
-      this.list.append(message.element);
+      this.sink.append(message.element);
     }
-    message.setState('Waiting for Mara…');
+    message.setState(this.earlier ? '' : 'Waiting for Mara…');
     message.element.dataset.state = 'accepted';
     if (messageId) {
       this.messagesById.set(messageId, message);
-      this.waiting.add(messageId);
+      if (!this.earlier) this.waiting.add(messageId);
     }
   }
 
@@ -68,7 +98,7 @@ export class Transcript {
     if (!turn) {
       turn = new Turn(turnId);
       this.turns.set(turnId, turn);
-      this.list.append(turn.element);
+      this.sink.append(turn.element);
       const message = messageId && this.messagesById.get(messageId);
       if (message) message.setState('');
     }
@@ -88,7 +118,19 @@ export class Transcript {
       this.tools.set(data.toolUseId, tool);
       this.turn(data.turnId, data.messageId).addTool(tool);
     }
+    // As the log's compaction counts blocks: text after a tool's end is a new block.
+    this.turn(data.turnId, data.messageId).openText = null;
     tool.complete(data);
+  }
+
+  foldedTool(data) {
+    const turn = this.turn(data.turnId, data.messageId);
+    const existing = turn.blocks[data.index];
+    const tool = existing instanceof Tool ? existing : new Tool(data);
+    if (!(existing instanceof Tool)) turn.placeBlock(data.index, tool, tool.element);
+    turn.openText = null;
+    this.tools.set(data.toolUseId, tool);
+    if (data.completed) tool.complete(data);
   }
 
   ended(type, data) {
@@ -98,7 +140,7 @@ export class Transcript {
       if (message) message.setState('');
     }
     if (!data.turnId && data.messageId) this.waiting.delete(data.messageId);
-    if (this.runningTurn === data.turnId || !data.turnId) this.runningTurn = null;
+    if (!this.earlier && (this.runningTurn === data.turnId || !data.turnId)) this.runningTurn = null;
     // A failure before any turn started (e.g. a message the worker refused) still gets a place to show.
     const turn = data.turnId ? this.turn(data.turnId, data.messageId) : this.orphanTurn();
     if (type === 'turn.completed') turn.complete(data);
@@ -107,7 +149,7 @@ export class Transcript {
 
   orphanTurn() {
     const turn = new Turn('');
-    this.list.append(turn.element);
+    this.sink.append(turn.element);
     return turn;
   }
 
@@ -134,20 +176,49 @@ class Turn {
     this.status = h('p', {class: 'turn-status muted small', role: 'status'}, 'Mara is answering…');
     this.element = h('li', {class: 'message assistant', dataset: {turnId, state: 'running'}},
       h('span', {class: 'who'}, 'Mara'), this.body, this.status);
-    this.text = null;
+    // The turn's blocks in order (text paragraphs and tools), numbered as the event log numbers them.
+    this.blocks = [];
+    this.openText = null;
   }
 
+  /** A delta touches only its paragraph's one text node. */
   appendText(text) {
-    if (!this.text) {
-      this.text = h('p', {class: 'answer-text'});
-      this.body.append(this.text);
+    if (!this.openText) {
+      this.openText = new TextBlock();
+      this.blocks.push(this.openText);
+      this.body.append(this.openText.element);
     }
-    this.text.append(document.createTextNode(text));
+    this.openText.node.appendData(text);
   }
 
   addTool(tool) {
+    this.blocks.push(tool);
     this.body.append(tool.element);
-    this.text = null; // text after a tool call starts a new paragraph
+    this.openText = null; // text after a tool call starts a new paragraph
+  }
+
+  /** A folded text block: the whole text of block {@code index}, replacing the part this view had. */
+  foldedText(index, text) {
+    const existing = this.blocks[index];
+    if (existing instanceof TextBlock) {
+      existing.node.data = text;
+    } else {
+      const block = new TextBlock();
+      block.node.data = text;
+      this.placeBlock(index, block, block.element);
+    }
+    this.openText = null;
+  }
+
+  placeBlock(index, block, element) {
+    const existing = this.blocks[index];
+    if (existing) {
+      existing.element.replaceWith(element);
+      this.blocks[index] = block;
+    } else {
+      this.blocks.push(block);
+      this.body.append(element);
+    }
   }
 
   complete(data) {
@@ -166,6 +237,13 @@ class Turn {
       h('span', {class: 'failure-detail'}, failure.detail || ''));
     this.status.className = `turn-status failure failure-${failure.kind}`;
     this.status.setAttribute('role', 'alert');
+  }
+}
+
+class TextBlock {
+  constructor() {
+    this.node = document.createTextNode('');
+    this.element = h('p', {class: 'answer-text'}, this.node);
   }
 }
 

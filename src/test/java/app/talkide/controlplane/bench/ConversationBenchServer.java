@@ -43,7 +43,7 @@ public final class ConversationBenchServer {
                 .run(args);
     }
 
-    private static RouterFunction<ServerResponse> routes(GenericApplicationContext context) {
+    static RouterFunction<ServerResponse> routes(GenericApplicationContext context) {
         return RouterFunctions.route()
                 .POST("/api/bench/conversations", request -> {
                     String owner = request.principal().orElseThrow().getName();

@@ -69,4 +69,10 @@ final class ApiRecords {
 
     /** @param hasMore more events follow the last one here: ask again with {@code after} = its seq */
     record EventPage(List<EventView> events, boolean hasMore) {}
+
+    /**
+     * @param before pass as {@code before} for the turns before these; null: this page starts at the beginning
+     * @param cursor the last sequence number this page covers: open the stream with {@code lastEventId} = it
+     */
+    record HistoryPage(List<EventView> events, @Nullable Long before, long cursor) {}
 }

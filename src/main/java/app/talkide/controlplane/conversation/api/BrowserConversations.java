@@ -5,14 +5,17 @@ import app.talkide.controlplane.conversation.Conversation;
 import app.talkide.controlplane.conversation.ConversationAccess;
 import app.talkide.controlplane.conversation.ConversationEvent;
 import app.talkide.controlplane.conversation.ConversationEventLog;
+import app.talkide.controlplane.conversation.ConversationHistory;
 import app.talkide.controlplane.conversation.ConversationNotFound;
 import app.talkide.controlplane.conversation.Conversations;
 import app.talkide.controlplane.conversation.InterruptRequested;
 import app.talkide.controlplane.conversation.MessageIntake;
+import app.talkide.controlplane.conversation.TurnPage;
 import app.talkide.controlplane.conversation.api.ApiRecords.ConversationPage;
 import app.talkide.controlplane.conversation.api.ApiRecords.ConversationView;
 import app.talkide.controlplane.conversation.api.ApiRecords.EventPage;
 import app.talkide.controlplane.conversation.api.ApiRecords.EventView;
+import app.talkide.controlplane.conversation.api.ApiRecords.HistoryPage;
 import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
@@ -32,6 +35,8 @@ import org.springframework.transaction.annotation.Transactional;
 class BrowserConversations {
 
     private static final String DEFAULT_TITLE = "New conversation";
+    /** A turn still streaming may be long; the stream replays the rest after the page's cursor. */
+    private static final int NEWEST_PAGE_MAX_EVENTS = 5_000;
 
     private final Conversations conversations;
     private final ConversationAccess access;
@@ -40,6 +45,7 @@ class BrowserConversations {
     private final MessageIntake intake;
     private final ConversationEventLog eventLog;
     private final ApplicationEventPublisher events;
+    private final ConversationHistory history;
 
     BrowserConversations(
             Conversations conversations,
@@ -48,7 +54,8 @@ class BrowserConversations {
             TenantEnvironments tenantEnvironments,
             MessageIntake intake,
             ConversationEventLog eventLog,
-            ApplicationEventPublisher events) {
+            ApplicationEventPublisher events,
+            ConversationHistory history) {
         this.conversations = conversations;
         this.access = access;
         this.memberships = memberships;
@@ -56,6 +63,7 @@ class BrowserConversations {
         this.intake = intake;
         this.eventLog = eventLog;
         this.events = events;
+        this.history = history;
     }
 
     @Transactional
@@ -109,5 +117,12 @@ class BrowserConversations {
         access.readableBy(conversationId, userId);
         List<ConversationEvent> read = eventLog.readAfter(conversationId, after, limit + 1);
         return new EventPage(read.stream().limit(limit).map(EventView::of).toList(), read.size() > limit);
+    }
+
+    HistoryPage history(String userId, UUID conversationId, @Nullable Long before, int turns) {
+        access.readableBy(conversationId, userId);
+        TurnPage page = history.turnsBefore(
+                conversationId, before == null ? Long.MAX_VALUE : before, turns, NEWEST_PAGE_MAX_EVENTS);
+        return new HistoryPage(page.events().stream().map(EventView::of).toList(), page.before(), page.cursor());
     }
 }

@@ -185,7 +185,7 @@ class EventLogRepository {
                 .list();
     }
 
-    private static ConversationEvent map(ResultSet rs, int row) throws SQLException {
+    static ConversationEvent map(ResultSet rs, int row) throws SQLException {
         return new ConversationEvent(
                 rs.getObject("conversation_id", UUID.class),
                 rs.getLong("seq"),

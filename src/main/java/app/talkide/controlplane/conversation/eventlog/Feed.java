@@ -121,6 +121,15 @@ public final class Feed {
 
     /** Takes the events that continue the feed; a gap makes the feed read the log instead. */
     void offer(List<ConversationEvent> events) {
+        offer(events, false);
+    }
+
+    /**
+     * @param fromLog the events were read from the log, which has the last word: a gap between them is a
+     *     range compaction folded (its sequence numbers are gone for good), not events still to come. The
+     *     ring then starts again after the gap; subscribers behind it read the log.
+     */
+    private void offer(List<ConversationEvent> events, boolean fromLog) {
         boolean advanced = false;
         boolean gap = false;
         long wakeNow = -1;
@@ -131,8 +140,12 @@ public final class Feed {
                     continue;
                 }
                 if (event.seq() != head + 1) {
-                    gap = true;
-                    break;
+                    if (!fromLog) {
+                        gap = true;
+                        break;
+                    }
+                    head = event.seq() - 1;
+                    size = 0;
                 }
                 ring[slot(event.seq())] = event;
                 encoded[slot(event.seq())] = null;
@@ -203,7 +216,7 @@ public final class Feed {
                 List<ConversationEvent> read;
                 do {
                     read = repository.readAfter(conversationId, head(), page);
-                    offer(read);
+                    offer(read, true);
                 } while (read.size() == page);
             } catch (RuntimeException e) {
                 // The next notification or append tries again; subscribers only wait.

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** How a feed shares its events with many subscribers: one encoding per event, wake-ups spaced out. */
 class FeedFanOutTest {
@@ -83,6 +84,31 @@ class FeedFanOutTest {
         assertThat(announcer.delays).containsExactly(0L);
         announcer.tasks.getFirst().run();
         assertThat(woken).containsExactly(2L);
+    }
+
+    @Test
+    @Timeout(30)
+    void aGapInWhatTheLogReturnsIsAFoldedRangeTheFeedStepsOverInsteadOfReadingAgainForever() {
+        // Compaction deleted 3 and 4; the log has the last word, so a gap there is final.
+        List<ConversationEvent> log = new ArrayList<>(events(1, 2));
+        log.addAll(events(5, 6));
+        EventLogRepository repository = new EventLogRepository(null, null) {
+            @Override
+            List<ConversationEvent> readAfter(UUID conversationId, long afterSeq, int limit) {
+                return log.stream().filter(e -> e.seq() > afterSeq).limit(limit).toList();
+            }
+        };
+        Feed feed = new Feed(CONVERSATION, 0, 16, repository, Runnable::run, announcer, HOUR, 1_000_000);
+
+        feed.refresh();
+
+        assertThat(feed.head()).isEqualTo(6);
+        assertThat(feed.after(4, 10, event -> new byte[0]).events())
+                .extracting(ConversationEvent::seq)
+                .containsExactly(5L, 6L);
+        assertThat(feed.after(2, 10, event -> new byte[0]))
+                .as("a subscriber before the gap reads the log")
+                .isNull();
     }
 
     private Feed feed(long intervalNanos, int wakeupsPerSecond) {

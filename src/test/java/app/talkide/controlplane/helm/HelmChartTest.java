@@ -1,5 +1,15 @@
 package app.talkide.controlplane.helm;
 
+import static app.talkide.controlplane.helm.RenderedChart.API_KEY;
+import static app.talkide.controlplane.helm.RenderedChart.CHART;
+import static app.talkide.controlplane.helm.RenderedChart.at;
+import static app.talkide.controlplane.helm.RenderedChart.env;
+import static app.talkide.controlplane.helm.RenderedChart.envFromSecret;
+import static app.talkide.controlplane.helm.RenderedChart.kinds;
+import static app.talkide.controlplane.helm.RenderedChart.only;
+import static app.talkide.controlplane.helm.RenderedChart.render;
+import static app.talkide.controlplane.helm.RenderedChart.strings;
+import static app.talkide.controlplane.helm.RenderedChart.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,10 +17,7 @@ import app.talkide.controlplane.provisioning.ProvisioningProperties;
 import app.talkide.controlplane.provisioning.objects.WorkerAccessBuilder;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
-import com.marcnuri.helm.TemplateCommand;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -23,9 +30,6 @@ import org.yaml.snakeyaml.Yaml;
 
 /** The Helm chart, linted and rendered in-process (helm-java), as `helm lint` and `helm template` would. */
 class HelmChartTest {
-
-    static final Path CHART = Path.of("helm", "talkide-control-plane");
-    static final String API_KEY = "sk-ant-api03-secret-value-for-test";
 
     @Test
     void chartLintsCleanlyInStrictMode() {
@@ -156,84 +160,5 @@ class HelmChartTest {
         assertThatThrownBy(() -> render(t -> t.set("replicaCount", "two"))).hasMessageContaining("replicaCount");
         assertThatThrownBy(() -> render(t -> t.set("database.url", "mysql://x")))
                 .hasMessageContaining("database.url");
-    }
-
-    private static List<Map<String, Object>> render(UnaryOperator<TemplateCommand> customize) {
-        TemplateCommand command = new Helm(CHART)
-                .template()
-                .withName("talkide")
-                .withNamespace("talkide-prod")
-                .set("database.url", "jdbc:postgresql://db:5432/talkide")
-                .set("database.username", "talkide")
-                .set("database.password", "db-secret")
-                .set("anthropic.apiKey", API_KEY)
-                .set("masterKeys.keys", "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
-                .set("masterKeys.activeKid", "k1")
-                .set("oidc.issuerUri", "https://id.example.com/realms/talkide");
-        String rendered = customize.apply(command).call();
-        List<Map<String, Object>> objects = new ArrayList<>();
-        for (Object document : new Yaml().loadAll(rendered)) {
-            if (document instanceof Map<?, ?> map) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> object = (Map<String, Object>) map;
-                objects.add(object);
-            }
-        }
-        return objects;
-    }
-
-    private static List<String> kinds(List<Map<String, Object>> objects) {
-        return objects.stream().map(o -> (String) o.get("kind")).toList();
-    }
-
-    private static Map<String, Object> only(List<Map<String, Object>> objects, String kind) {
-        List<Map<String, Object>> matching =
-                objects.stream().filter(o -> kind.equals(o.get("kind"))).toList();
-        assertThat(matching).as(kind).hasSize(1);
-        return matching.get(0);
-    }
-
-    private static Map<String, String> env(Map<String, Object> container) {
-        Map<String, String> env = new java.util.HashMap<>();
-        for (Map<String, Object> entry : (List<Map<String, Object>>) container.get("env")) {
-            if (entry.get("value") != null) {
-                env.put((String) entry.get("name"), entry.get("value").toString());
-            }
-        }
-        return env;
-    }
-
-    private static Map<String, Object> envFromSecret(Map<String, Object> container) {
-        Map<String, Object> env = new java.util.HashMap<>();
-        for (Map<String, Object> entry : (List<Map<String, Object>>) container.get("env")) {
-            if (entry.get("valueFrom") instanceof Map<?, ?> from && from.containsKey("secretKeyRef")) {
-                env.put((String) entry.get("name"), from.get("secretKeyRef"));
-            }
-        }
-        return env;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<String> strings(Object list) {
-        return (List<String>) list;
-    }
-
-    private static String text(Map<String, Object> root, String path) {
-        return String.valueOf((Object) at(root, path));
-    }
-
-    /** Navigates "a.b[0].c" through nested maps and lists. */
-    @SuppressWarnings("unchecked")
-    private static <T> T at(Map<String, Object> root, String path) {
-        Object current = root;
-        for (String part : path.split("\\.")) {
-            String key = part.contains("[") ? part.substring(0, part.indexOf('[')) : part;
-            current = ((Map<String, Object>) current).get(key);
-            if (part.contains("[")) {
-                int index = Integer.parseInt(part.substring(part.indexOf('[') + 1, part.indexOf(']')));
-                current = ((List<Object>) current).get(index);
-            }
-        }
-        return (T) current;
     }
 }

@@ -62,6 +62,10 @@ talkide:
       {{- range $key, $value := (include "talkide.selectorLabels" . | fromYaml) }}
       "[{{ $key }}]": {{ $value | quote }}
       {{- end }}
+    # Its rights inside each tenant namespace: a RoleBinding to the chart's tenant ClusterRole (rbac.yaml).
+    tenant-access:
+      cluster-role: {{ include "talkide.tenantClusterRole" . | quote }}
+      service-account: {{ include "talkide.fullname" . | quote }}
     # Where workers reach the control plane: its Service inside the cluster.
     gateway-base-url: {{ printf "http://%s.%s.svc.cluster.local:%v" (include "talkide.fullname" .) .Release.Namespace .Values.service.port | quote }}
     control-plane-url: {{ printf "http://%s.%s.svc.cluster.local:%v" (include "talkide.fullname" .) .Release.Namespace .Values.service.port | quote }}
@@ -71,4 +75,9 @@ talkide:
       {{- with .Values.provisioning.storageClass }}
       storage-class: {{ . | quote }}
       {{- end }}
+{{- end -}}
+
+{{/* The ClusterRole the control plane binds to itself inside each tenant namespace. */}}
+{{- define "talkide.tenantClusterRole" -}}
+{{- printf "%s-tenant" (include "talkide.fullname" .) | trunc 63 | trimSuffix "-" -}}
 {{- end -}}

@@ -15,6 +15,9 @@ public final class ManagedNames {
     public static final String ENV_LABEL = "talkide.app/env";
 
     public static final String WORKER = "talkide-worker";
+    /** RoleBinding that gives the control plane its rights inside the tenant namespace. */
+    public static final String CONTROL_PLANE_ACCESS = "talkide-control-plane";
+
     public static final String WORKER_SECRET = "talkide-worker-token";
     public static final String IDENTITY_TOKEN_KEY = "identity-token";
     public static final String COMMAND_KEY_KEY = "command-key";

@@ -35,6 +35,7 @@ import org.springframework.validation.annotation.Validated;
  * @param defaults the desired state of a tenant-environment whose own leaves a field unset
  * @param jobContainerDefaults requests and limits the namespace's LimitRange gives containers that state
  *     none (the worker's build Jobs)
+ * @param tenantAccess how the control plane gets its rights inside each tenant namespace
  */
 @Validated
 @ConfigurationProperties("talkide.provisioning")
@@ -54,13 +55,28 @@ public record ProvisioningProperties(
 
         @NotNull @DefaultValue("30s") Duration deprovisionTimeout,
         @Valid @DefaultValue Defaults defaults,
-        @Valid @DefaultValue Resources jobContainerDefaults) {
+        @Valid @DefaultValue Resources jobContainerDefaults,
+        @Valid @DefaultValue TenantAccess tenantAccess) {
 
     public ProvisioningProperties {
         if (controlPlanePodLabels.isEmpty()) {
             controlPlanePodLabels = Map.of("app.kubernetes.io/name", "talkide-control-plane");
         }
     }
+
+    /**
+     * The control plane holds almost nothing cluster-wide: in each tenant namespace it creates a RoleBinding
+     * that grants its own ServiceAccount a fixed ClusterRole the Helm chart ships (docs/provisioning.md, "RBAC
+     * of the control plane").
+     *
+     * @param clusterRole the ClusterRole bound in every tenant namespace (the chart's {@code …-tenant})
+     * @param serviceAccount the control plane's ServiceAccount, in {@code control-plane-namespace}
+     */
+    public record TenantAccess(
+            @NotBlank @DefaultValue("talkide-control-plane-tenant")
+            String clusterRole,
+
+            @NotBlank @DefaultValue("talkide-control-plane") String serviceAccount) {}
 
     /**
      * @param workerImage the worker container image

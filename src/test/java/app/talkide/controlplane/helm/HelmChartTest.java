@@ -8,13 +8,11 @@ import static app.talkide.controlplane.helm.RenderedChart.envFromSecret;
 import static app.talkide.controlplane.helm.RenderedChart.kinds;
 import static app.talkide.controlplane.helm.RenderedChart.only;
 import static app.talkide.controlplane.helm.RenderedChart.render;
-import static app.talkide.controlplane.helm.RenderedChart.strings;
 import static app.talkide.controlplane.helm.RenderedChart.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import app.talkide.controlplane.provisioning.ProvisioningProperties;
-import app.talkide.controlplane.provisioning.objects.WorkerAccessBuilder;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
 import java.nio.charset.StandardCharsets;
@@ -76,20 +74,7 @@ class HelmChartTest {
     }
 
     @Test
-    void provisioningRbacGrantsNoWildcards() {
-        List<Map<String, Object>> objects = render(UnaryOperator.identity());
-        Map<String, Object> clusterRole = only(objects, "ClusterRole");
-        List<Map<String, Object>> rules = at(clusterRole, "rules");
-        assertThat(rules).isNotEmpty().allSatisfy(rule -> {
-            List<String> verbs = strings(rule.get("verbs"));
-            assertThat(verbs).doesNotContain("*", "escalate", "bind", "impersonate");
-            assertThat(strings(rule.get("resources"))).doesNotContain("*");
-        });
-        assertThat(only(objects, "Role").toString()).contains("leases");
-    }
-
-    @Test
-    void provisioningSettingsBindAndTheClusterRoleHoldsWhatWorkersAreGranted() throws Exception {
+    void provisioningSettingsBind() throws Exception {
         List<Map<String, Object>> objects = render(t -> t.set("provisioning.storageClass", "nfs-client"));
         Map<String, Object> data = at(only(objects, "ConfigMap"), "data");
         String applicationYaml = (String) data.get("application.yaml");
@@ -103,24 +88,12 @@ class HelmChartTest {
         assertThat(provisioning.gatewayBaseUrl())
                 .hasToString("http://talkide-talkide-control-plane.talkide-prod.svc.cluster.local:8080");
         assertThat(provisioning.defaults().storageClass()).isEqualTo("nfs-client");
-
-        // RBAC lets nobody grant what it does not hold: the ClusterRole must cover every worker Role rule.
-        List<Map<String, Object>> rules = at(only(objects, "ClusterRole"), "rules");
-        for (var granted : WorkerAccessBuilder.RULES) {
-            for (String resource : granted.getResources()) {
-                assertThat(rules).as(resource).anySatisfy(rule -> {
-                    assertThat(strings(rule.get("apiGroups"))).containsAll(granted.getApiGroups());
-                    assertThat(strings(rule.get("resources"))).contains(resource);
-                    assertThat(strings(rule.get("verbs"))).containsAll(granted.getVerbs());
-                });
-            }
-        }
     }
 
     @Test
     void provisioningOffMeansNoClusterWidePermissions() {
         List<Map<String, Object>> objects = render(t -> t.set("provisioning.enabled", false));
-        assertThat(kinds(objects)).doesNotContain("ClusterRole", "ClusterRoleBinding");
+        assertThat(kinds(objects)).doesNotContain("ClusterRole", "ClusterRoleBinding", "ValidatingAdmissionPolicy");
     }
 
     @Test

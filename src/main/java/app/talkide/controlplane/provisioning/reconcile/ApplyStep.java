@@ -3,6 +3,7 @@ package app.talkide.controlplane.provisioning.reconcile;
 import app.talkide.controlplane.provisioning.ManagedNames;
 import app.talkide.controlplane.provisioning.ProvisioningProperties;
 import app.talkide.controlplane.provisioning.desired.DesiredState;
+import app.talkide.controlplane.provisioning.objects.ControlPlaneAccessBuilder;
 import app.talkide.controlplane.provisioning.objects.TenantEnvironmentObjects;
 import app.talkide.controlplane.provisioning.objects.TenantNamespaceBuilder;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
@@ -11,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
@@ -22,6 +24,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * One pass over one tenant-environment: the namespace first (refusing one that is not ours), then every
  * object in it through {@link ObjectApplier}. In a steady state it only reads: one GET per object.
+ * The first object of {@link TenantEnvironmentObjects#inNamespace} is the control plane's own access; it is
+ * applied before anything in the namespace is read.
  */
 final class ApplyStep {
 
@@ -67,6 +71,18 @@ final class ApplyStep {
         }
         // A namespace created just now holds nothing yet: no need to read what is in it.
         boolean fresh = liveNamespace == null;
+        // The control plane's own rights in the namespace come first: every later call needs them.
+        RoleBinding access = ControlPlaneAccessBuilder.build(id, desired, properties);
+        try {
+            if (applier.apply(access, fresh ? null : applier.read(access)).wrote()) {
+                written.add("RoleBinding");
+            }
+        } catch (KubernetesClientException e) {
+            return new Result(
+                    written,
+                    "Could not apply RoleBinding " + ManagedNames.CONTROL_PLANE_ACCESS + ": " + describe(e),
+                    false);
+        }
         Secret liveSecret = fresh ? null : read(Secret.class, id, ManagedNames.WORKER_SECRET);
         Deployment liveDeployment = fresh ? null : read(Deployment.class, id, ManagedNames.WORKER);
         WorkerSecretValues.Values values = secrets.decide(id, liveSecret);
@@ -74,7 +90,7 @@ final class ApplyStep {
                 id, desired, properties, values.identityToken(), values.commandKey(), rolledAt(values, liveDeployment));
 
         String degraded = null;
-        for (HasMetadata object : objects) {
+        for (HasMetadata object : objects.subList(1, objects.size())) {
             try {
                 HasMetadata live = fresh
                         ? null

@@ -36,6 +36,7 @@ import org.springframework.validation.annotation.Validated;
  * @param jobContainerDefaults requests and limits the namespace's LimitRange gives containers that state
  *     none (the worker's build Jobs)
  * @param tenantAccess how the control plane gets its rights inside each tenant namespace
+ * @param workerEgress where workers may connect besides the control plane and their allow-list
  */
 @Validated
 @ConfigurationProperties("talkide.provisioning")
@@ -56,11 +57,33 @@ public record ProvisioningProperties(
         @NotNull @DefaultValue("30s") Duration deprovisionTimeout,
         @Valid @DefaultValue Defaults defaults,
         @Valid @DefaultValue Resources jobContainerDefaults,
-        @Valid @DefaultValue TenantAccess tenantAccess) {
+        @Valid @DefaultValue TenantAccess tenantAccess,
+        @Valid @DefaultValue WorkerEgress workerEgress) {
 
     public ProvisioningProperties {
         if (controlPlanePodLabels.isEmpty()) {
             controlPlanePodLabels = Map.of("app.kubernetes.io/name", "talkide-control-plane");
+        }
+    }
+
+    /**
+     * What every worker namespace's NetworkPolicy lets out, besides the control plane's pods and the
+     * tenant-environment's own allow-list. Nothing else: no other service, no Internet, never link-local.
+     *
+     * @param dnsNamespace namespace of the cluster DNS
+     * @param dnsPodLabels labels of the cluster DNS pods (port 53, UDP and TCP)
+     * @param apiServerCidrs the API server's addresses, for the worker's build Jobs (ports 443 and 6443); the
+     *     {@code kubernetes} Service's ClusterIP is rewritten to these before policies apply. Empty: none
+     */
+    public record WorkerEgress(
+            @NotBlank @DefaultValue("kube-system") String dnsNamespace,
+            @NotNull @DefaultValue Map<String, String> dnsPodLabels,
+            @NotNull @DefaultValue List<String> apiServerCidrs) {
+
+        public WorkerEgress {
+            if (dnsPodLabels.isEmpty()) {
+                dnsPodLabels = Map.of("k8s-app", "kube-dns");
+            }
         }
     }
 

@@ -40,10 +40,37 @@ final class DesiredStateValidator {
         if (spec.quota() != null) {
             validate(spec.quota());
         }
+        if (spec.egress() != null) {
+            validate(spec.egress());
+        }
         if (spec.extraLabels() != null) {
             String problem = LabelRules.problem(spec.extraLabels());
             if (problem != null) {
                 throw new InvalidDesiredState(problem);
+            }
+        }
+    }
+
+    /** Kept small: every rule becomes a NetworkPolicy peer, evaluated by the network plugin per packet. */
+    private static final int MAX_EGRESS_RULES = 32;
+
+    private static void validate(java.util.List<EgressRule> egress) {
+        if (egress.size() > MAX_EGRESS_RULES) {
+            throw new InvalidDesiredState("egress: at most " + MAX_EGRESS_RULES + " rules");
+        }
+        for (EgressRule rule : egress) {
+            Cidr cidr = rule.cidr() == null ? null : Cidr.parse(rule.cidr());
+            if (cidr == null) {
+                throw new InvalidDesiredState(
+                        "egress.cidr must be an IP block such as 203.0.113.0/24 or 2001:db8::/32");
+            }
+            if (cidr.isLinkLocal()) {
+                throw new InvalidDesiredState("egress.cidr must not be link-local (169.254.0.0/16, fe80::/10): "
+                        + "that is where cloud metadata services answer");
+            }
+            if (rule.ports().size() > 16
+                    || rule.ports().stream().anyMatch(port -> port == null || port < 1 || port > 65535)) {
+                throw new InvalidDesiredState("egress.ports must be at most 16 TCP ports between 1 and 65535");
             }
         }
     }

@@ -46,7 +46,8 @@ class TenantEnvironmentObjectsTest {
                     "nfs-client",
                     "20Gi",
                     null,
-                    Map.of("team", "blue"))
+                    Map.of("team", "blue"),
+                    null)
             .resolve(PROPERTIES);
 
     final Map<String, HasMetadata> objects =
@@ -205,7 +206,7 @@ class TenantEnvironmentObjectsTest {
                         .getSelector()
                         .getMatchLabels());
         NetworkPolicy policy = (NetworkPolicy) objects.get("NetworkPolicy");
-        assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
+        assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress", "Egress");
         assertThat(policy.getSpec().getIngress()).hasSize(1);
         var peer = policy.getSpec().getIngress().get(0).getFrom();
         assertThat(peer).hasSize(1);

@@ -255,7 +255,7 @@ class HandEditedObjectsRepairTest extends MockClusterTest {
 
     @Test
     void aLargerDesiredSessionVolumeIsStillApplied() {
-        desiredStates.put(id, new DesiredStateSpec(null, null, null, "20Gi", null, null));
+        desiredStates.put(id, new DesiredStateSpec(null, null, null, "20Gi", null, null, null));
 
         assertThat(reconciler.reconcile(id).writes()).isEqualTo(1);
 

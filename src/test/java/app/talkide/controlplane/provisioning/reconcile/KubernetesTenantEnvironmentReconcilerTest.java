@@ -62,9 +62,9 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
 
         assertThat(result.degradedReason()).isNull();
         assertThat(result.writes()).isEqualTo(12);
+        assertThat(requests.writes()).hasSize(12).allMatch(line -> line.startsWith("POST "));
         // The application's calls are told from the test's own, so the RBAC check after each test sees them.
         assertThat(requests.applicationCalls()).hasSizeGreaterThanOrEqualTo(12);
-        assertThat(requests.writes()).hasSize(12).allMatch(line -> line.startsWith("POST "));
         Namespace namespace = client.namespaces().withName(id.namespace()).get();
         assertThat(namespace.getMetadata().getLabels()).containsAllEntriesOf(ManagedNames.labelsOf(id));
         OBJECTS.forEach((kind, name) -> assertThat(client.resources(kind)
@@ -265,7 +265,8 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
         reconciler.reconcile(id);
         desiredStates.put(
                 id,
-                new DesiredStateSpec("registry.example.com/worker:2.0", null, null, null, null, Map.of("team", "red")));
+                new DesiredStateSpec(
+                        "registry.example.com/worker:2.0", null, null, null, null, Map.of("team", "red"), null));
         requests.drain();
 
         ReconcileResult result = reconciler.reconcile(id);

@@ -24,6 +24,9 @@ public final class ManagedNames {
     public static final String SESSIONS_VOLUME = "claude-sessions";
     public static final int WORKER_PORT = 8080;
 
+    /** Annotation listing the label keys that came from the desired state's extra labels (comma-separated). */
+    public static final String EXTRA_LABELS_ANNOTATION = "talkide.app/extra-labels";
+
     /** Pod-template annotation whose change rolls the worker Deployment (e.g. after token rotation). */
     public static final String ROLLED_AT_ANNOTATION = "talkide.app/rolled-at";
 

@@ -103,6 +103,10 @@ public final class ProvisioningApiCalls {
                 .filter(call -> !CALLS.contains(call))
                 .collect(Collectors.toCollection(java.util.LinkedHashSet::new));
         assertThat(unlisted).as("API calls the chart does not grant").isEmpty();
+        assertThat(recorded)
+                .as("every write names the control plane as its field manager")
+                .filteredOn(line -> line.startsWith("POST ") || line.startsWith("PUT ") || line.startsWith("PATCH "))
+                .allMatch(line -> line.contains("fieldManager=talkide-control-plane"));
     }
 
     /** Turns a recorded request line into the permission it needs, as the API server's authorizer would. */

@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,8 +34,24 @@ final class ApplyStep {
      * @param written the kinds it created or patched, one entry per write
      * @param degradedReason why the tenant-environment is not in shape, or {@code null}
      * @param workerReady whether the live worker Deployment had a ready pod when the pass read it
+     * @param transientFailure whether a write or read failed on an error that goes away by itself
+     * @param leadershipLost whether the pass stopped before a write because this replica no longer leads
      */
-    record Result(List<String> written, @Nullable String degradedReason, boolean workerReady) {}
+    record Result(
+            List<String> written,
+            @Nullable String degradedReason,
+            boolean workerReady,
+            boolean transientFailure,
+            boolean leadershipLost) {
+
+        Result(List<String> written, @Nullable String degradedReason, boolean workerReady) {
+            this(written, degradedReason, workerReady, false, false);
+        }
+
+        static Result stopped(List<String> written) {
+            return new Result(written, null, false, false, true);
+        }
+    }
 
     private final KubernetesClient client;
     private final ObjectApplier applier;
@@ -55,12 +72,16 @@ final class ApplyStep {
         this.clock = clock;
     }
 
-    Result apply(TenantEnvironmentId id, DesiredState desired) {
+    /** @param stillLeading asked before every object: a replica that lost the Lease writes nothing more */
+    Result apply(TenantEnvironmentId id, DesiredState desired, BooleanSupplier stillLeading) {
         List<String> written = new ArrayList<>();
         Namespace desiredNamespace = TenantNamespaceBuilder.build(id, desired);
         Namespace liveNamespace = applier.read(desiredNamespace);
         if (liveNamespace != null && NamespaceOwnership.foreignReason(liveNamespace, id) instanceof String foreign) {
             return new Result(written, foreign, false);
+        }
+        if (!stillLeading.getAsBoolean()) {
+            return Result.stopped(written);
         }
         ObjectApplier.Outcome namespaceOutcome = applier.apply(desiredNamespace, liveNamespace);
         if (namespaceOutcome == ObjectApplier.Outcome.TERMINATING) {
@@ -71,6 +92,9 @@ final class ApplyStep {
         }
         // A namespace created just now holds nothing yet: no need to read what is in it.
         boolean fresh = liveNamespace == null;
+        if (!stillLeading.getAsBoolean()) {
+            return Result.stopped(written);
+        }
         // The control plane's own rights in the namespace come first: every later call needs them.
         RoleBinding access = ControlPlaneAccessBuilder.build(id, desired, properties);
         try {
@@ -90,7 +114,11 @@ final class ApplyStep {
                 id, desired, properties, values.identityToken(), values.commandKey(), rolledAt(values, liveDeployment));
 
         String degraded = null;
+        boolean transientFailure = false;
         for (HasMetadata object : objects.subList(1, objects.size())) {
+            if (!stillLeading.getAsBoolean()) {
+                return Result.stopped(written);
+            }
             try {
                 HasMetadata live = fresh
                         ? null
@@ -109,13 +137,14 @@ final class ApplyStep {
                             + " is being deleted; it is recreated once it is gone.";
                 }
             } catch (KubernetesClientException e) {
+                transientFailure |= TransientApiError.is(e);
                 if (degraded == null) {
                     degraded = "Could not apply " + object.getKind() + " "
                             + object.getMetadata().getName() + ": " + describe(e);
                 }
             }
         }
-        return new Result(written, degraded, isReady(liveDeployment));
+        return new Result(written, degraded, isReady(liveDeployment), transientFailure, false);
     }
 
     /** Keeps the live value unless the Secret changes: pods read it only at start, so then they must roll. */

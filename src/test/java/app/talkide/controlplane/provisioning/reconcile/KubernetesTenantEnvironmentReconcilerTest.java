@@ -55,6 +55,9 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
     @Autowired
     ProvisioningProperties provisioningProperties;
 
+    @Autowired
+    io.micrometer.core.instrument.MeterRegistry meters;
+
     @Test
     void firstProvisioningCreatesTheNamespaceAndEveryObjectInIt() {
         requests.drain();
@@ -142,6 +145,8 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
         object.delete();
         assertThat(object.get()).isNull();
         requests.drain();
+        double repairsBefore =
+                meters.counter("talkide.provisioning.drift.repairs").count();
 
         ReconcileResult repair = reconciler.reconcile(id);
 
@@ -149,6 +154,7 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
         assertThat(requests.writes()).hasSize(1).allMatch(line -> line.startsWith("POST "));
         assertThat(object.get()).isNotNull();
         assertThat(desiredStates.get(id).driftRepairs()).isEqualTo(1);
+        assertThat(meters.counter("talkide.provisioning.drift.repairs").count()).isEqualTo(repairsBefore + 1);
         assertThat(reconciler.reconcile(id).writes()).isZero();
     }
 

@@ -81,7 +81,7 @@ abstract class MockClusterTest {
     @BeforeAll
     static void patientClient() {
         client = AnotherReplicaLeads.patientFollower(client);
-        applicationClient = new KubernetesClientBuilder()
+        applicationClient = FieldManager.install(new KubernetesClientBuilder())
                 .withConfig(new ConfigBuilder(client.getConfiguration())
                         .withCustomHeaders(Map.of(MockApiRequests.CALLER_HEADER, "control-plane"))
                         .build())

@@ -75,6 +75,29 @@ final class DesiredStateValidator {
         }
     }
 
+    /**
+     * A rolling update (token rotation rolls the worker) starts the new pod before the old one stops
+     * ({@code maxSurge 1}, {@code maxUnavailable 0}): the quota must hold two worker pods, or the roll stalls
+     * with the new pod refused and the old token expiring. Checked on the resolved state, since either side
+     * may come from the defaults.
+     */
+    static void surgeFits(DesiredState desired) {
+        Resources worker = desired.resources();
+        Quota quota = desired.quota();
+        BigDecimal two = BigDecimal.valueOf(2);
+        boolean fits = amount(worker.cpuLimit()).multiply(two).compareTo(amount(quota.cpu())) <= 0
+                && amount(worker.memoryLimit()).multiply(two).compareTo(amount(quota.memory())) <= 0
+                && quota.pods() >= 2;
+        if (!fits) {
+            throw new InvalidDesiredState("quota must hold two worker pods (cpu and memory at least twice the "
+                    + "worker's limits, pods at least 2): a rolling update starts the new pod before the old stops");
+        }
+    }
+
+    private static BigDecimal amount(String quantity) {
+        return Quantity.getAmountInBytes(new Quantity(quantity));
+    }
+
     private static void validate(Resources resources) {
         BigDecimal cpuRequest = quantity("resources.cpuRequest", resources.cpuRequest());
         BigDecimal memoryRequest = quantity("resources.memoryRequest", resources.memoryRequest());

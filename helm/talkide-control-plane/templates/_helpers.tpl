@@ -44,3 +44,40 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- define "talkide.needsValuesSecret" -}}
 {{- if or (not .Values.database.existingSecret) (not .Values.anthropic.existingSecret) (not .Values.masterKeys.existingSecret) -}}true{{- end -}}
 {{- end -}}
+
+{{/* The chart's own Spring settings; configmap.yaml merges `config:` over them. */}}
+{{- define "talkide.applicationConfig" -}}
+talkide:
+  auth:
+    jwt:
+      roles-claim: {{ .Values.oidc.rolesClaim | quote }}
+      principal-claim: {{ .Values.oidc.principalClaim | quote }}
+  gateway:
+    upstream-url: {{ .Values.anthropic.baseUrl | quote }}
+  provisioning:
+    enabled: {{ .Values.provisioning.enabled }}
+    # Workers accept connections only from these pods in this namespace (their NetworkPolicy).
+    control-plane-namespace: {{ .Release.Namespace | quote }}
+    control-plane-pod-labels:
+      {{- range $key, $value := (include "talkide.selectorLabels" . | fromYaml) }}
+      "[{{ $key }}]": {{ $value | quote }}
+      {{- end }}
+    # Its rights inside each tenant namespace: a RoleBinding to the chart's tenant ClusterRole (rbac.yaml).
+    tenant-access:
+      cluster-role: {{ include "talkide.tenantClusterRole" . | quote }}
+      service-account: {{ include "talkide.fullname" . | quote }}
+    # Where workers reach the control plane: its Service inside the cluster.
+    gateway-base-url: {{ printf "http://%s.%s.svc.cluster.local:%v" (include "talkide.fullname" .) .Release.Namespace .Values.service.port | quote }}
+    control-plane-url: {{ printf "http://%s.%s.svc.cluster.local:%v" (include "talkide.fullname" .) .Release.Namespace .Values.service.port | quote }}
+    defaults:
+      worker-image: {{ .Values.provisioning.workerImage | quote }}
+      storage-size: {{ .Values.provisioning.storageSize | quote }}
+      {{- with .Values.provisioning.storageClass }}
+      storage-class: {{ . | quote }}
+      {{- end }}
+{{- end -}}
+
+{{/* The ClusterRole the control plane binds to itself inside each tenant namespace. */}}
+{{- define "talkide.tenantClusterRole" -}}
+{{- printf "%s-tenant" (include "talkide.fullname" .) | trunc 63 | trimSuffix "-" -}}
+{{- end -}}

@@ -15,11 +15,17 @@ public final class ManagedNames {
     public static final String ENV_LABEL = "talkide.app/env";
 
     public static final String WORKER = "talkide-worker";
+    /** RoleBinding that gives the control plane its rights inside the tenant namespace. */
+    public static final String CONTROL_PLANE_ACCESS = "talkide-control-plane";
+
     public static final String WORKER_SECRET = "talkide-worker-token";
     public static final String IDENTITY_TOKEN_KEY = "identity-token";
     public static final String COMMAND_KEY_KEY = "command-key";
     public static final String SESSIONS_VOLUME = "claude-sessions";
     public static final int WORKER_PORT = 8080;
+
+    /** Annotation listing the label keys that came from the desired state's extra labels (comma-separated). */
+    public static final String EXTRA_LABELS_ANNOTATION = "talkide.app/extra-labels";
 
     /** Pod-template annotation whose change rolls the worker Deployment (e.g. after token rotation). */
     public static final String ROLLED_AT_ANNOTATION = "talkide.app/rolled-at";

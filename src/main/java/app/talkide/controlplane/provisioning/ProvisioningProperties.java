@@ -35,6 +35,8 @@ import org.springframework.validation.annotation.Validated;
  * @param defaults the desired state of a tenant-environment whose own leaves a field unset
  * @param jobContainerDefaults requests and limits the namespace's LimitRange gives containers that state
  *     none (the worker's build Jobs)
+ * @param tenantAccess how the control plane gets its rights inside each tenant namespace
+ * @param workerEgress where workers may connect besides the control plane and their allow-list
  */
 @Validated
 @ConfigurationProperties("talkide.provisioning")
@@ -54,13 +56,50 @@ public record ProvisioningProperties(
 
         @NotNull @DefaultValue("30s") Duration deprovisionTimeout,
         @Valid @DefaultValue Defaults defaults,
-        @Valid @DefaultValue Resources jobContainerDefaults) {
+        @Valid @DefaultValue Resources jobContainerDefaults,
+        @Valid @DefaultValue TenantAccess tenantAccess,
+        @Valid @DefaultValue WorkerEgress workerEgress) {
 
     public ProvisioningProperties {
         if (controlPlanePodLabels.isEmpty()) {
             controlPlanePodLabels = Map.of("app.kubernetes.io/name", "talkide-control-plane");
         }
     }
+
+    /**
+     * What every worker namespace's NetworkPolicy lets out, besides the control plane's pods and the
+     * tenant-environment's own allow-list. Nothing else: no other service, no Internet, never link-local.
+     *
+     * @param dnsNamespace namespace of the cluster DNS
+     * @param dnsPodLabels labels of the cluster DNS pods (port 53, UDP and TCP)
+     * @param apiServerCidrs the API server's addresses, for the worker's build Jobs (ports 443 and 6443); the
+     *     {@code kubernetes} Service's ClusterIP is rewritten to these before policies apply. Empty: none
+     */
+    public record WorkerEgress(
+            @NotBlank @DefaultValue("kube-system") String dnsNamespace,
+            @NotNull @DefaultValue Map<String, String> dnsPodLabels,
+            @NotNull @DefaultValue List<String> apiServerCidrs) {
+
+        public WorkerEgress {
+            if (dnsPodLabels.isEmpty()) {
+                dnsPodLabels = Map.of("k8s-app", "kube-dns");
+            }
+        }
+    }
+
+    /**
+     * The control plane holds almost nothing cluster-wide: in each tenant namespace it creates a RoleBinding
+     * that grants its own ServiceAccount a fixed ClusterRole the Helm chart ships (docs/provisioning.md, "RBAC
+     * of the control plane").
+     *
+     * @param clusterRole the ClusterRole bound in every tenant namespace (the chart's {@code …-tenant})
+     * @param serviceAccount the control plane's ServiceAccount, in {@code control-plane-namespace}
+     */
+    public record TenantAccess(
+            @NotBlank @DefaultValue("talkide-control-plane-tenant")
+            String clusterRole,
+
+            @NotBlank @DefaultValue("talkide-control-plane") String serviceAccount) {}
 
     /**
      * @param workerImage the worker container image

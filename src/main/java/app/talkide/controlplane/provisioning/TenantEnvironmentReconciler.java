@@ -11,6 +11,14 @@ public interface TenantEnvironmentReconciler {
     /** Applies the desired objects; a no-op (no write calls) when the cluster already matches. */
     ReconcileResult reconcile(TenantEnvironmentId id);
 
+    /**
+     * As {@link #reconcile(TenantEnvironmentId)}, but stops before its next write once {@code stillLeading}
+     * says this replica lost the Lease: a new leader may already be writing the same objects.
+     */
+    default ReconcileResult reconcile(TenantEnvironmentId id, java.util.function.BooleanSupplier stillLeading) {
+        return reconcile(id);
+    }
+
     /** Deletes everything the control plane created for the tenant-environment and revokes its tokens. */
     void deprovision(TenantEnvironmentId id);
 
@@ -19,7 +27,14 @@ public interface TenantEnvironmentReconciler {
      *
      * @param writes create/patch/delete calls it made (0 in a steady state)
      * @param degradedReason why the tenant-environment cannot be brought into shape, or {@code null}
+     * @param retry whether the pass failed on a transient API error (conflict, 429, 5xx, connection): the
+     *     scheduler retries it with backoff instead of waiting for the next resync
      */
     record ReconcileResult(
-            int writes, @org.jspecify.annotations.Nullable String degradedReason) {}
+            int writes, @org.jspecify.annotations.Nullable String degradedReason, boolean retry) {
+
+        public ReconcileResult(int writes, @org.jspecify.annotations.Nullable String degradedReason) {
+            this(writes, degradedReason, false);
+        }
+    }
 }

@@ -7,8 +7,17 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-/** The requests the mock API server received since the last look, as "METHOD path" lines. */
+/**
+ * The requests the mock API server received since the last look, as "METHOD path" lines. It also keeps every
+ * request the application's own client made (marked by {@link #CALLER_HEADER}), so a test can check them
+ * against the permissions the chart grants.
+ */
 public final class MockApiRequests {
+
+    /** Header the application's client sends in tests, so its calls can be told from the test's own. */
+    public static final String CALLER_HEADER = "X-Test-Caller";
+
+    private final List<String> applicationCalls = new ArrayList<>();
 
     private static final Set<String> WRITES = Set.of("POST", "PUT", "PATCH", "DELETE");
 
@@ -24,13 +33,23 @@ public final class MockApiRequests {
         try {
             RecordedRequest request;
             while ((request = server.takeRequest(10, TimeUnit.MILLISECONDS)) != null) {
-                requests.add(request.getMethod() + " " + request.getPath());
+                String line = request.getMethod() + " " + request.getPath();
+                requests.add(line);
+                if (request.getHeader(CALLER_HEADER) != null) {
+                    applicationCalls.add(line);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
         return requests;
+    }
+
+    /** Every call the application's client made since this was created (drains what is pending first). */
+    public List<String> applicationCalls() {
+        drain();
+        return List.copyOf(applicationCalls);
     }
 
     /** Drains and keeps only the create, update, patch and delete calls. */

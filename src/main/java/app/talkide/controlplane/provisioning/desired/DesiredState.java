@@ -2,6 +2,7 @@ package app.talkide.controlplane.provisioning.desired;
 
 import app.talkide.controlplane.provisioning.ProvisioningProperties.Quota;
 import app.talkide.controlplane.provisioning.ProvisioningProperties.Resources;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -15,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param storageSize the session volume's size
  * @param quota the namespace's ResourceQuota
  * @param extraLabels labels added to every object, besides the managed ones
+ * @param egress where the worker may connect besides DNS and the control plane
  */
 public record DesiredState(
         String workerImage,
@@ -22,9 +24,11 @@ public record DesiredState(
         @Nullable String storageClass,
         String storageSize,
         Quota quota,
-        Map<String, String> extraLabels) {
+        Map<String, String> extraLabels,
+        List<EgressRule> egress) {
 
     public DesiredState {
         extraLabels = Map.copyOf(extraLabels);
+        egress = List.copyOf(egress);
     }
 }

@@ -3,6 +3,7 @@ package app.talkide.controlplane.provisioning.desired;
 import app.talkide.controlplane.provisioning.ProvisioningProperties;
 import app.talkide.controlplane.provisioning.ProvisioningProperties.Quota;
 import app.talkide.controlplane.provisioning.ProvisioningProperties.Resources;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -10,7 +11,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A tenant-environment's desired state as an operator sets it through the admin API: every field optional,
  * an unset one follows the configured default (so changing a default reaches every tenant-environment that
- * did not choose otherwise). {@code resources} and {@code quota} are set as a whole.
+ * did not choose otherwise). {@code resources} and {@code quota} are set as a whole; {@code egress} (the
+ * worker's allow-list beyond DNS and the control plane) has no default: unset means none.
  */
 public record DesiredStateSpec(
         @Nullable String workerImage,
@@ -18,9 +20,10 @@ public record DesiredStateSpec(
         @Nullable String storageClass,
         @Nullable String storageSize,
         @Nullable Quota quota,
-        @Nullable Map<String, String> extraLabels) {
+        @Nullable Map<String, String> extraLabels,
+        @Nullable List<EgressRule> egress) {
 
-    public static final DesiredStateSpec DEFAULTS = new DesiredStateSpec(null, null, null, null, null, null);
+    public static final DesiredStateSpec DEFAULTS = new DesiredStateSpec(null, null, null, null, null, null, null);
 
     /** This spec with every unset field taken from the configured defaults. */
     public DesiredState resolve(ProvisioningProperties properties) {
@@ -31,6 +34,7 @@ public record DesiredStateSpec(
                 storageClass != null ? storageClass : defaults.storageClass(),
                 Objects.requireNonNullElse(storageSize, defaults.storageSize()),
                 Objects.requireNonNullElse(quota, defaults.quota()),
-                extraLabels == null ? Map.of() : extraLabels);
+                extraLabels == null ? Map.of() : extraLabels,
+                egress == null ? List.of() : egress);
     }
 }

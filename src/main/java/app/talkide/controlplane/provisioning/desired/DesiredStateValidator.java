@@ -40,12 +40,62 @@ final class DesiredStateValidator {
         if (spec.quota() != null) {
             validate(spec.quota());
         }
+        if (spec.egress() != null) {
+            validate(spec.egress());
+        }
         if (spec.extraLabels() != null) {
             String problem = LabelRules.problem(spec.extraLabels());
             if (problem != null) {
                 throw new InvalidDesiredState(problem);
             }
         }
+    }
+
+    /** Kept small: every rule becomes a NetworkPolicy peer, evaluated by the network plugin per packet. */
+    private static final int MAX_EGRESS_RULES = 32;
+
+    private static void validate(java.util.List<EgressRule> egress) {
+        if (egress.size() > MAX_EGRESS_RULES) {
+            throw new InvalidDesiredState("egress: at most " + MAX_EGRESS_RULES + " rules");
+        }
+        for (EgressRule rule : egress) {
+            Cidr cidr = rule.cidr() == null ? null : Cidr.parse(rule.cidr());
+            if (cidr == null) {
+                throw new InvalidDesiredState(
+                        "egress.cidr must be an IP block such as 203.0.113.0/24 or 2001:db8::/32");
+            }
+            if (cidr.isLinkLocal()) {
+                throw new InvalidDesiredState("egress.cidr must not be link-local (169.254.0.0/16, fe80::/10): "
+                        + "that is where cloud metadata services answer");
+            }
+            if (rule.ports().size() > 16
+                    || rule.ports().stream().anyMatch(port -> port == null || port < 1 || port > 65535)) {
+                throw new InvalidDesiredState("egress.ports must be at most 16 TCP ports between 1 and 65535");
+            }
+        }
+    }
+
+    /**
+     * A rolling update (token rotation rolls the worker) starts the new pod before the old one stops
+     * ({@code maxSurge 1}, {@code maxUnavailable 0}): the quota must hold two worker pods, or the roll stalls
+     * with the new pod refused and the old token expiring. Checked on the resolved state, since either side
+     * may come from the defaults.
+     */
+    static void surgeFits(DesiredState desired) {
+        Resources worker = desired.resources();
+        Quota quota = desired.quota();
+        BigDecimal two = BigDecimal.valueOf(2);
+        boolean fits = amount(worker.cpuLimit()).multiply(two).compareTo(amount(quota.cpu())) <= 0
+                && amount(worker.memoryLimit()).multiply(two).compareTo(amount(quota.memory())) <= 0
+                && quota.pods() >= 2;
+        if (!fits) {
+            throw new InvalidDesiredState("quota must hold two worker pods (cpu and memory at least twice the "
+                    + "worker's limits, pods at least 2): a rolling update starts the new pod before the old stops");
+        }
+    }
+
+    private static BigDecimal amount(String quantity) {
+        return Quantity.getAmountInBytes(new Quantity(quantity));
     }
 
     private static void validate(Resources resources) {

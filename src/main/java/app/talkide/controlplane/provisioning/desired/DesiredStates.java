@@ -58,6 +58,7 @@ public class DesiredStates {
     public TenantEnvironmentView put(TenantEnvironmentId id, DesiredStateSpec spec) {
         reserved.check(id);
         DesiredStateValidator.validate(spec);
+        DesiredStateValidator.surgeFits(spec.resolve(properties));
         boolean changed = Boolean.TRUE.equals(transactions.execute(status -> {
             TenantEnvironment environment = tenantEnvironments.register(id);
             boolean revived = false;

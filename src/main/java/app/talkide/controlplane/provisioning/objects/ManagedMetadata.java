@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeSet;
 
 /** Metadata every managed object shares: its name, its namespace and the labels that mark it as ours. */
 final class ManagedMetadata {
@@ -23,11 +24,25 @@ final class ManagedMetadata {
         return labels;
     }
 
+    /**
+     * Which labels came from {@code extraLabels}: labels are owned as a subset (others may add theirs), so
+     * only this record tells the reconciler which ones to remove when an operator drops an extra label.
+     * Absent when there are none, so objects without extra labels look as they always did.
+     */
+    static Map<String, String> annotations(DesiredState desired) {
+        if (desired.extraLabels().isEmpty()) {
+            return Map.of();
+        }
+        String keys = String.join(",", new TreeSet<>(desired.extraLabels().keySet()));
+        return Map.of(ManagedNames.EXTRA_LABELS_ANNOTATION, keys);
+    }
+
     static ObjectMeta of(TenantEnvironmentId id, DesiredState desired, String name) {
         return new ObjectMetaBuilder()
                 .withName(name)
                 .withNamespace(id.namespace())
                 .withLabels(labels(id, desired))
+                .withAnnotations(annotations(desired))
                 .build();
     }
 

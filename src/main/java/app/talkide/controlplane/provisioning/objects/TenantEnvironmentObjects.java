@@ -7,8 +7,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
 
 /**
- * Every object of a tenant-environment inside its namespace, in the order they are applied: what the
- * Deployment refers to (account, Secret, volume) exists before the Deployment, the limits before any pod.
+ * Every object of a tenant-environment inside its namespace, in the order they are applied: the control
+ * plane's own access first (every other call in the namespace needs it), what the Deployment refers to
+ * (account, Secret, volume) before the Deployment, the limits before any pod.
  */
 public final class TenantEnvironmentObjects {
 
@@ -25,6 +26,7 @@ public final class TenantEnvironmentObjects {
             String commandKey,
             String rolledAt) {
         return List.of(
+                ControlPlaneAccessBuilder.build(id, desired, properties),
                 NamespaceLimitsBuilder.resourceQuota(id, desired),
                 NamespaceLimitsBuilder.limitRange(id, desired, properties.jobContainerDefaults()),
                 WorkerAccessBuilder.serviceAccount(id, desired),

@@ -25,6 +25,7 @@ public final class TenantNamespaceBuilder {
                 .withMetadata(new ObjectMetaBuilder()
                         .withName(id.namespace())
                         .withLabels(labels)
+                        .withAnnotations(ManagedMetadata.annotations(desired))
                         .build())
                 .build();
     }

@@ -3,6 +3,7 @@ package app.talkide.controlplane.provisioning.reconcile;
 import app.talkide.controlplane.provisioning.ManagedNames;
 import app.talkide.controlplane.provisioning.ProvisioningProperties;
 import app.talkide.controlplane.provisioning.desired.DesiredState;
+import app.talkide.controlplane.provisioning.objects.ControlPlaneAccessBuilder;
 import app.talkide.controlplane.provisioning.objects.TenantEnvironmentObjects;
 import app.talkide.controlplane.provisioning.objects.TenantNamespaceBuilder;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
@@ -11,17 +12,21 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One pass over one tenant-environment: the namespace first (refusing one that is not ours), then every
  * object in it through {@link ObjectApplier}. In a steady state it only reads: one GET per object.
+ * The first object of {@link TenantEnvironmentObjects#inNamespace} is the control plane's own access; it is
+ * applied before anything in the namespace is read.
  */
 final class ApplyStep {
 
@@ -29,8 +34,24 @@ final class ApplyStep {
      * @param written the kinds it created or patched, one entry per write
      * @param degradedReason why the tenant-environment is not in shape, or {@code null}
      * @param workerReady whether the live worker Deployment had a ready pod when the pass read it
+     * @param transientFailure whether a write or read failed on an error that goes away by itself
+     * @param leadershipLost whether the pass stopped before a write because this replica no longer leads
      */
-    record Result(List<String> written, @Nullable String degradedReason, boolean workerReady) {}
+    record Result(
+            List<String> written,
+            @Nullable String degradedReason,
+            boolean workerReady,
+            boolean transientFailure,
+            boolean leadershipLost) {
+
+        Result(List<String> written, @Nullable String degradedReason, boolean workerReady) {
+            this(written, degradedReason, workerReady, false, false);
+        }
+
+        static Result stopped(List<String> written) {
+            return new Result(written, null, false, false, true);
+        }
+    }
 
     private final KubernetesClient client;
     private final ObjectApplier applier;
@@ -51,12 +72,16 @@ final class ApplyStep {
         this.clock = clock;
     }
 
-    Result apply(TenantEnvironmentId id, DesiredState desired) {
+    /** @param stillLeading asked before every object: a replica that lost the Lease writes nothing more */
+    Result apply(TenantEnvironmentId id, DesiredState desired, BooleanSupplier stillLeading) {
         List<String> written = new ArrayList<>();
         Namespace desiredNamespace = TenantNamespaceBuilder.build(id, desired);
         Namespace liveNamespace = applier.read(desiredNamespace);
         if (liveNamespace != null && NamespaceOwnership.foreignReason(liveNamespace, id) instanceof String foreign) {
             return new Result(written, foreign, false);
+        }
+        if (!stillLeading.getAsBoolean()) {
+            return Result.stopped(written);
         }
         ObjectApplier.Outcome namespaceOutcome = applier.apply(desiredNamespace, liveNamespace);
         if (namespaceOutcome == ObjectApplier.Outcome.TERMINATING) {
@@ -67,6 +92,21 @@ final class ApplyStep {
         }
         // A namespace created just now holds nothing yet: no need to read what is in it.
         boolean fresh = liveNamespace == null;
+        if (!stillLeading.getAsBoolean()) {
+            return Result.stopped(written);
+        }
+        // The control plane's own rights in the namespace come first: every later call needs them.
+        RoleBinding access = ControlPlaneAccessBuilder.build(id, desired, properties);
+        try {
+            if (applier.apply(access, fresh ? null : applier.read(access)).wrote()) {
+                written.add("RoleBinding");
+            }
+        } catch (KubernetesClientException e) {
+            return new Result(
+                    written,
+                    "Could not apply RoleBinding " + ManagedNames.CONTROL_PLANE_ACCESS + ": " + describe(e),
+                    false);
+        }
         Secret liveSecret = fresh ? null : read(Secret.class, id, ManagedNames.WORKER_SECRET);
         Deployment liveDeployment = fresh ? null : read(Deployment.class, id, ManagedNames.WORKER);
         WorkerSecretValues.Values values = secrets.decide(id, liveSecret);
@@ -74,7 +114,11 @@ final class ApplyStep {
                 id, desired, properties, values.identityToken(), values.commandKey(), rolledAt(values, liveDeployment));
 
         String degraded = null;
-        for (HasMetadata object : objects) {
+        boolean transientFailure = false;
+        for (HasMetadata object : objects.subList(1, objects.size())) {
+            if (!stillLeading.getAsBoolean()) {
+                return Result.stopped(written);
+            }
             try {
                 HasMetadata live = fresh
                         ? null
@@ -93,13 +137,14 @@ final class ApplyStep {
                             + " is being deleted; it is recreated once it is gone.";
                 }
             } catch (KubernetesClientException e) {
+                transientFailure |= TransientApiError.is(e);
                 if (degraded == null) {
                     degraded = "Could not apply " + object.getKind() + " "
                             + object.getMetadata().getName() + ": " + describe(e);
                 }
             }
         }
-        return new Result(written, degraded, isReady(liveDeployment));
+        return new Result(written, degraded, isReady(liveDeployment), transientFailure, false);
     }
 
     /** Keeps the live value unless the Secret changes: pods read it only at start, so then they must roll. */

@@ -19,6 +19,6 @@ class KubernetesClientConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     KubernetesClient kubernetesClient() {
-        return new KubernetesClientBuilder().build();
+        return FieldManager.install(new KubernetesClientBuilder()).build();
     }
 }

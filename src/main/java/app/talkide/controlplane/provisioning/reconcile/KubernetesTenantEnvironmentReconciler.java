@@ -18,6 +18,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -36,6 +37,7 @@ import org.springframework.stereotype.Component;
 class KubernetesTenantEnvironmentReconciler implements TenantEnvironmentReconciler {
 
     static final String WAITING_FOR_WORKER = "Waiting for the worker to become ready.";
+    static final String LEADERSHIP_LOST = "This replica no longer leads; the new leader reconciles.";
     private static final Logger log = LoggerFactory.getLogger(KubernetesTenantEnvironmentReconciler.class);
 
     private final TenantEnvironments tenantEnvironments;
@@ -73,8 +75,13 @@ class KubernetesTenantEnvironmentReconciler implements TenantEnvironmentReconcil
 
     @Override
     public ReconcileResult reconcile(TenantEnvironmentId id) {
+        return reconcile(id, () -> true);
+    }
+
+    @Override
+    public ReconcileResult reconcile(TenantEnvironmentId id, BooleanSupplier stillLeading) {
         Timer.Sample sample = Timer.start(meters);
-        ReconcileResult result = pass(id);
+        ReconcileResult result = pass(id, stillLeading);
         sample.stop(Timer.builder("talkide.provisioning.reconcile")
                 .description("One reconcile pass over one tenant-environment")
                 .tag("outcome", result.degradedReason() == null ? "ok" : "degraded")
@@ -91,7 +98,7 @@ class KubernetesTenantEnvironmentReconciler implements TenantEnvironmentReconcil
         teardown(id);
     }
 
-    private ReconcileResult pass(TenantEnvironmentId id) {
+    private ReconcileResult pass(TenantEnvironmentId id, BooleanSupplier stillLeading) {
         Optional<TenantEnvironment> environment = tenantEnvironments.find(id);
         if (environment.isEmpty()) {
             return new ReconcileResult(0, "No such tenant-environment.");
@@ -112,13 +119,18 @@ class KubernetesTenantEnvironmentReconciler implements TenantEnvironmentReconcil
         }
         ApplyStep.Result applied;
         try {
-            applied = apply.apply(id, desiredStates.resolve(record));
+            applied = apply.apply(id, desiredStates.resolve(record), stillLeading);
         } catch (KubernetesClientException e) {
-            return degraded(id, record, 0, "Kubernetes API: " + ApplyStep.describe(e));
+            return degraded(id, record, 0, "Kubernetes API: " + ApplyStep.describe(e), TransientApiError.is(e));
         }
         int writes = applied.written().size();
+        if (applied.leadershipLost()) {
+            // Not ours to record any more: the new leader's pass writes the status and counts what it repairs.
+            log.info("Stopped reconciling {} after {} writes: this replica no longer leads", id, writes);
+            return new ReconcileResult(writes, LEADERSHIP_LOST);
+        }
         if (applied.degradedReason() != null) {
-            return degraded(id, record, writes, applied.degradedReason());
+            return degraded(id, record, writes, applied.degradedReason(), applied.transientFailure());
         }
         boolean repairingDrift = record.lastReconciledAt() != null && record.generation() == record.appliedGeneration();
         int repairs = repairingDrift ? writes : 0;
@@ -136,11 +148,16 @@ class KubernetesTenantEnvironmentReconciler implements TenantEnvironmentReconcil
     }
 
     private ReconcileResult degraded(TenantEnvironmentId id, DesiredStateRecord record, int writes, String reason) {
+        return degraded(id, record, writes, reason, false);
+    }
+
+    private ReconcileResult degraded(
+            TenantEnvironmentId id, DesiredStateRecord record, int writes, String reason, boolean retry) {
         desiredStates.recordPass(id, record.appliedGeneration(), 0);
         if (tenantEnvironments.reconciled(id, TenantEnvironmentStatus.DEGRADED, reason)) {
             log.warn("Tenant-environment {} is degraded: {}", id, reason);
         }
-        return new ReconcileResult(writes, reason);
+        return new ReconcileResult(writes, reason, retry);
     }
 
     private ReconcileResult teardown(TenantEnvironmentId id) {

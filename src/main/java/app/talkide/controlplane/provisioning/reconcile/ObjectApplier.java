@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -56,7 +57,8 @@ final class ObjectApplier {
         if (live.getMetadata().getDeletionTimestamp() != null) {
             return Outcome.TERMINATING;
         }
-        if (matches(desired, live)) {
+        Set<String> staleLabels = StaleExtraLabels.of(desired, live);
+        if (matches(desired, live) && staleLabels.isEmpty()) {
             return Outcome.UNCHANGED;
         }
         if (desired instanceof RoleBinding binding
@@ -72,6 +74,7 @@ final class ObjectApplier {
         @SuppressWarnings("unchecked")
         Map<String, Object> merged =
                 MergePatch.apply(tree(live), (Map<String, Object>) tree(desired), OwnedFields.SELECTORS);
+        StaleExtraLabels.remove(merged, staleLabels, desired);
         HasMetadata patched = serialization.convertValue(merged, live.getClass());
         client.resource(live).patch(PatchContext.of(PatchType.JSON), patched);
         return Outcome.PATCHED;

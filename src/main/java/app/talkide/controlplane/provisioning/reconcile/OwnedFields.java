@@ -10,7 +10,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * Whether a live object still has every field the control plane sets, as the builders set it. Fields the API
  * server or other controllers add (defaults, status, cluster IPs, annotations) are not ours and are ignored;
- * lists must match element by element, so an added container or environment variable counts as drift.
+ * lists must match element by element (an added port, rule or subject is drift), except the lists Kubernetes
+ * itself merges by name ({@link #NAMED_LISTS}: containers, env, volumes, volume mounts): there each of our
+ * elements must be present and match, and an element someone else added (an admission webhook's sidecar or
+ * environment variable) is not ours, so it does not cause a patch (and a worker restart) on every pass.
  * Quantities are compared by value, because the API server may rewrite {@code 0.5} as {@code 500m}. Label
  * selectors are the exception to "maps as subsets": a key added to a selector narrows what it selects (a
  * Service without endpoints, a NetworkPolicy that no longer covers every pod), so they are owned whole.
@@ -21,6 +24,9 @@ final class OwnedFields {
     private static final Set<String> NOT_OURS = Set.of("apiVersion", "kind", "status");
     /** Label selectors (Service, Deployment, NetworkPolicy peers and target): an extra key is drift. */
     static final Set<String> SELECTORS = Set.of("selector", "podSelector", "namespaceSelector");
+    /** Lists whose elements are keyed by {@code name}, as strategic merge patch treats them. */
+    static final Set<String> NAMED_LISTS = Set.of("containers", "env", "volumes", "volumeMounts");
+
     /** Parents under which string values are resource quantities. */
     private static final Set<String> QUANTITY_PARENTS =
             Set.of("requests", "limits", "hard", "default", "defaultRequest", "max", "min");
@@ -70,6 +76,14 @@ final class OwnedFields {
             }
             return true;
         }
+        if (wanted instanceof List<?> wantedList && NAMED_LISTS.contains(key) && live instanceof List<?> liveList) {
+            for (Object element : wantedList) {
+                if (!matchValue(key, element, named(liveList, name(element)), whole)) {
+                    return false;
+                }
+            }
+            return true;
+        }
         if (wanted instanceof List<?> wantedList) {
             if (!(live instanceof List<?> liveList) || liveList.size() != wantedList.size()) {
                 return false;
@@ -82,6 +96,17 @@ final class OwnedFields {
             return true;
         }
         return String.valueOf(wanted).equals(String.valueOf(live));
+    }
+
+    static @Nullable Object name(@Nullable Object element) {
+        return element instanceof Map<?, ?> map ? map.get("name") : null;
+    }
+
+    static @Nullable Object named(List<?> list, @Nullable Object name) {
+        if (name == null) {
+            return null;
+        }
+        return list.stream().filter(e -> name.equals(name(e))).findFirst().orElse(null);
     }
 
     private static boolean isEmpty(@Nullable Object value) {

@@ -2,7 +2,6 @@ package app.talkide.controlplane.provisioning.schedule;
 
 import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler.ReconcileResult;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -14,24 +13,21 @@ import org.springframework.stereotype.Component;
 
 /**
  * Reconcile metrics: {@code talkide.provisioning.reconcile.duration} (histogram, by trigger and outcome),
- * {@code talkide.provisioning.drift.repairs} (writes made by resync passes on tenant-environments that
- * were in shape before), {@code talkide.provisioning.reconcile.failing} (tenant-environments whose last
+ * {@code talkide.provisioning.reconcile.failing} (tenant-environments whose last
  * pass failed), {@code talkide.provisioning.reconcile.queued} (passes waiting for one of the
- * {@code max-concurrent} permits). No tenant names in tags: their number is unbounded.
+ * {@code max-concurrent} permits). No tenant names in tags: their number is unbounded. Drift repairs are
+ * counted by the reconciler alone, which knows whether the desired state had been applied before; counting
+ * them here too made every repair count twice.
  */
 @Component
 @ConditionalOnProperty(name = "talkide.worker.runtime", havingValue = "kubernetes")
 class ReconcileMetrics {
 
     private final MeterRegistry registry;
-    private final Counter driftRepairs;
     private final Set<TenantEnvironmentId> failing = ConcurrentHashMap.newKeySet();
 
     ReconcileMetrics(MeterRegistry registry) {
         this.registry = registry;
-        this.driftRepairs = Counter.builder("talkide.provisioning.drift.repairs")
-                .description("Objects re-created or repaired by a resync (drift nobody announced)")
-                .register(registry);
         registry.gauge("talkide.provisioning.reconcile.failing", failing, Set::size);
     }
 
@@ -39,11 +35,8 @@ class ReconcileMetrics {
         registry.gauge("talkide.provisioning.reconcile.queued", permits, Semaphore::getQueueLength);
     }
 
-    void passed(ReconcileScheduler.Trigger trigger, ReconcileResult result, boolean succeededBefore, long nanos) {
+    void passed(ReconcileScheduler.Trigger trigger, ReconcileResult result, long nanos) {
         timer(trigger, result.degradedReason() == null ? "success" : "degraded").record(Duration.ofNanos(nanos));
-        if (trigger == ReconcileScheduler.Trigger.RESYNC && succeededBefore && result.writes() > 0) {
-            driftRepairs.increment(result.writes());
-        }
     }
 
     void failed(ReconcileScheduler.Trigger trigger, long nanos) {

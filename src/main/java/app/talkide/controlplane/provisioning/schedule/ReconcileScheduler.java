@@ -26,6 +26,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.event.TransactionalEventListener;
+import org.springframework.util.backoff.BackOffExecution;
+import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
  * Runs reconciles on the leader: a full resync every {@code resync-interval} (the first as soon as this
@@ -163,26 +165,56 @@ public class ReconcileScheduler implements DisposableBean {
                 return;
             }
             TenantEnvironmentReconciler.ReconcileResult result =
-                    reconciler.getObject().reconcile(id);
-            metrics.passed(trigger, result, slot.succeededBefore, System.nanoTime() - started);
+                    reconciler.getObject().reconcile(id, leaderElection::isLeader);
+            metrics.passed(trigger, result, System.nanoTime() - started);
+            if (result.retry()) {
+                // A conflict, 429 or 5xx: retried soon with backoff rather than left DEGRADED until the
+                // next resync.
+                retryLater(id, slot, result.degradedReason(), null);
+                return;
+            }
             if (slot.failures > 0) {
                 log.info("Reconcile of {} succeeded again after {} failures", id, slot.failures);
             }
             slot.failures = 0;
-            slot.succeededBefore = true;
+            slot.backOff = null;
             metrics.failing(id, false);
         } catch (RuntimeException e) {
             metrics.failed(trigger, System.nanoTime() - started);
-            metrics.failing(id, true);
-            slot.failures++;
-            var backoff = Backoff.after(slot.failures, properties.initialBackoff(), properties.maxBackoff());
-            log.warn("Reconcile of {} failed ({} in a row); retrying in {}", id, slot.failures, backoff, e);
-            synchronized (slot) {
-                slot.retry =
-                        timers.schedule(() -> request(id, Trigger.RETRY), backoff.toMillis(), TimeUnit.MILLISECONDS);
-            }
+            retryLater(id, slot, e.getMessage(), e);
         } finally {
             permits.release();
+        }
+    }
+
+    /**
+     * Schedules the next attempt per Spring's {@link ExponentialBackOff}: {@code initial-backoff} doubling up
+     * to {@code max-backoff}, with jitter so that tenant-environments failing together (an API server
+     * restart) do not all come back in the same instant.
+     */
+    private void retryLater(TenantEnvironmentId id, Slot slot, @Nullable String why, @Nullable RuntimeException e) {
+        metrics.failing(id, true);
+        slot.failures++;
+        if (slot.backOff == null) {
+            ExponentialBackOff policy =
+                    new ExponentialBackOff(properties.initialBackoff().toMillis(), 2.0);
+            policy.setMaxInterval(properties.maxBackoff().toMillis());
+            policy.setJitter(properties.initialBackoff().toMillis() / 2);
+            slot.backOff = policy.start();
+        }
+        long wait = slot.backOff.nextBackOff();
+        if (e != null) {
+            log.warn("Reconcile of {} failed ({} in a row); retrying in {} ms", id, slot.failures, wait, e);
+        } else {
+            log.warn(
+                    "Reconcile of {} hit a transient API error ({} in a row); retrying in {} ms: {}",
+                    id,
+                    slot.failures,
+                    wait,
+                    why);
+        }
+        synchronized (slot) {
+            slot.retry = timers.schedule(() -> request(id, Trigger.RETRY), wait, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -214,7 +246,9 @@ public class ReconcileScheduler implements DisposableBean {
         ScheduledFuture<?> retry;
 
         volatile int failures;
-        volatile boolean succeededBefore;
+
+        /** The running backoff of a failing tenant-environment; {@code null} while it succeeds. */
+        volatile @Nullable BackOffExecution backOff;
 
         synchronized void cancelRetry() {
             if (retry != null) {

@@ -46,14 +46,33 @@ class TenantEnvironmentObjectsTest {
                     "nfs-client",
                     "20Gi",
                     null,
-                    Map.of("team", "blue"))
+                    Map.of("team", "blue"),
+                    null)
             .resolve(PROPERTIES);
 
     final Map<String, HasMetadata> objects =
             TenantEnvironmentObjects.inNamespace(
                             ACME_DEV, DESIRED, PROPERTIES, "tkwi_secret", "k1:AAAA", "2026-01-01T00:00:00Z")
                     .stream()
+                    .filter(o -> !o.getMetadata().getName().equals(ManagedNames.CONTROL_PLANE_ACCESS))
                     .collect(Collectors.toMap(HasMetadata::getKind, Function.identity()));
+
+    @Test
+    void theControlPlanesOwnAccessComesFirstAndBindsTheChartsTenantRoleToItsServiceAccount() {
+        HasMetadata first = TenantEnvironmentObjects.inNamespace(ACME_DEV, DESIRED, PROPERTIES, "t", "k", "r")
+                .get(0);
+        assertThat(first).isInstanceOfSatisfying(RoleBinding.class, access -> {
+            assertThat(access.getMetadata().getName()).isEqualTo(ManagedNames.CONTROL_PLANE_ACCESS);
+            assertThat(access.getMetadata().getNamespace()).isEqualTo("acme-dev");
+            assertThat(access.getRoleRef().getKind()).isEqualTo("ClusterRole");
+            assertThat(access.getRoleRef().getName()).isEqualTo("talkide-control-plane-tenant");
+            assertThat(access.getSubjects()).singleElement().satisfies(subject -> {
+                assertThat(subject.getKind()).isEqualTo("ServiceAccount");
+                assertThat(subject.getName()).isEqualTo("talkide-control-plane");
+                assertThat(subject.getNamespace()).isEqualTo(PROPERTIES.controlPlaneNamespace());
+            });
+        });
+    }
 
     @Test
     void everyObjectLivesInTheNamespaceAndCarriesTheManagedAndExtraLabels() {
@@ -187,7 +206,7 @@ class TenantEnvironmentObjectsTest {
                         .getSelector()
                         .getMatchLabels());
         NetworkPolicy policy = (NetworkPolicy) objects.get("NetworkPolicy");
-        assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
+        assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress", "Egress");
         assertThat(policy.getSpec().getIngress()).hasSize(1);
         var peer = policy.getSpec().getIngress().get(0).getFrom();
         assertThat(peer).hasSize(1);

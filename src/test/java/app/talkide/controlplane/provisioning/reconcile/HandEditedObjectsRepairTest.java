@@ -58,7 +58,7 @@ class HandEditedObjectsRepairTest extends MockClusterTest {
     /** Every test starts from a tenant-environment provisioned in full. */
     @BeforeEach
     void provisioned() {
-        assertThat(reconciler.reconcile(id).writes()).isEqualTo(11);
+        assertThat(reconciler.reconcile(id).writes()).isEqualTo(12);
     }
 
     /**
@@ -255,7 +255,7 @@ class HandEditedObjectsRepairTest extends MockClusterTest {
 
     @Test
     void aLargerDesiredSessionVolumeIsStillApplied() {
-        desiredStates.put(id, new DesiredStateSpec(null, null, null, "20Gi", null, null));
+        desiredStates.put(id, new DesiredStateSpec(null, null, null, "20Gi", null, null, null));
 
         assertThat(reconciler.reconcile(id).writes()).isEqualTo(1);
 
@@ -302,8 +302,8 @@ class HandEditedObjectsRepairTest extends MockClusterTest {
         ReconcileResult recreated = reconciler.reconcile(id);
 
         assertThat(recreated.degradedReason()).isNull();
-        assertThat(recreated.writes()).isEqualTo(11);
-        assertThat(requests.writes()).hasSize(11).allMatch(line -> line.startsWith("POST "));
+        assertThat(recreated.writes()).isEqualTo(12);
+        assertThat(requests.writes()).hasSize(12).allMatch(line -> line.startsWith("POST "));
         assertThat(namespace.get().getMetadata().getLabels()).containsAllEntriesOf(ManagedNames.labelsOf(id));
         OBJECTS.forEach((kind, name) -> assertThat(client.resources(kind)
                         .inNamespace(id.namespace())
@@ -320,7 +320,7 @@ class HandEditedObjectsRepairTest extends MockClusterTest {
                 .filteredOn(token -> token.revokedAt() != null)
                 .singleElement()
                 .satisfies(token -> assertThat(token.revokedAt()).isAfter(Instant.now()));
-        assertThat(desiredStates.get(id).driftRepairs()).isEqualTo(11);
+        assertThat(desiredStates.get(id).driftRepairs()).isEqualTo(12);
         assertThat(tenantEnvironments.get(id).status()).isEqualTo(TenantEnvironmentStatus.PROVISIONING);
 
         assertThat(reconciler.reconcile(id).writes()).isZero();

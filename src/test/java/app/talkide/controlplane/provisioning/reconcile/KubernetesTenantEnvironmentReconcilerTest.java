@@ -55,23 +55,41 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
     @Autowired
     ProvisioningProperties provisioningProperties;
 
+    @Autowired
+    io.micrometer.core.instrument.MeterRegistry meters;
+
     @Test
     void firstProvisioningCreatesTheNamespaceAndEveryObjectInIt() {
         requests.drain();
         ReconcileResult result = reconciler.reconcile(id);
 
         assertThat(result.degradedReason()).isNull();
-        assertThat(result.writes()).isEqualTo(11);
-        assertThat(requests.writes()).hasSize(11).allMatch(line -> line.startsWith("POST "));
+        assertThat(result.writes()).isEqualTo(12);
+        assertThat(requests.writes()).hasSize(12).allMatch(line -> line.startsWith("POST "));
+        // The application's calls are told from the test's own, so the RBAC check after each test sees them.
+        assertThat(requests.applicationCalls()).hasSizeGreaterThanOrEqualTo(12);
         Namespace namespace = client.namespaces().withName(id.namespace()).get();
         assertThat(namespace.getMetadata().getLabels()).containsAllEntriesOf(ManagedNames.labelsOf(id));
-        for (Class<? extends HasMetadata> kind : KINDS) {
-            assertThat(client.resources(kind).inNamespace(id.namespace()).list().getItems())
-                    .as(kind.getSimpleName())
-                    .hasSize(1)
-                    .allSatisfy(object -> assertThat(object.getMetadata().getLabels())
-                            .containsAllEntriesOf(ManagedNames.labelsOf(id)));
-        }
+        OBJECTS.forEach((kind, name) -> assertThat(client.resources(kind)
+                        .inNamespace(id.namespace())
+                        .withName(name)
+                        .get())
+                .as(kind.getSimpleName())
+                .satisfies(object ->
+                        assertThat(object.getMetadata().getLabels()).containsAllEntriesOf(ManagedNames.labelsOf(id))));
+        assertThat(client.rbac()
+                        .roleBindings()
+                        .inNamespace(id.namespace())
+                        .withName(ManagedNames.CONTROL_PLANE_ACCESS)
+                        .get())
+                .satisfies(access -> {
+                    assertThat(access.getRoleRef().getKind()).isEqualTo("ClusterRole");
+                    assertThat(access.getRoleRef().getName()).isEqualTo("talkide-control-plane-tenant");
+                    assertThat(access.getSubjects())
+                            .singleElement()
+                            .satisfies(subject ->
+                                    assertThat(subject.getNamespace()).isEqualTo("talkide-prod"));
+                });
         String token = WorkerSecretBuilder.read(secret(), ManagedNames.IDENTITY_TOKEN_KEY);
         assertThat(identityTokens.verify(token))
                 .hasValueSatisfying(
@@ -123,18 +141,20 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
                 .filter(k -> k.getSimpleName().equals(kindName))
                 .findFirst()
                 .orElseThrow();
-        client.resources(kind).inNamespace(id.namespace()).delete();
-        assertThat(client.resources(kind).inNamespace(id.namespace()).list().getItems())
-                .isEmpty();
+        var object = client.resources(kind).inNamespace(id.namespace()).withName(OBJECTS.get(kind));
+        object.delete();
+        assertThat(object.get()).isNull();
         requests.drain();
+        double repairsBefore =
+                meters.counter("talkide.provisioning.drift.repairs").count();
 
         ReconcileResult repair = reconciler.reconcile(id);
 
         assertThat(repair.writes()).isEqualTo(1);
         assertThat(requests.writes()).hasSize(1).allMatch(line -> line.startsWith("POST "));
-        assertThat(client.resources(kind).inNamespace(id.namespace()).list().getItems())
-                .hasSize(1);
+        assertThat(object.get()).isNotNull();
         assertThat(desiredStates.get(id).driftRepairs()).isEqualTo(1);
+        assertThat(meters.counter("talkide.provisioning.drift.repairs").count()).isEqualTo(repairsBefore + 1);
         assertThat(reconciler.reconcile(id).writes()).isZero();
     }
 
@@ -251,12 +271,13 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
         reconciler.reconcile(id);
         desiredStates.put(
                 id,
-                new DesiredStateSpec("registry.example.com/worker:2.0", null, null, null, null, Map.of("team", "red")));
+                new DesiredStateSpec(
+                        "registry.example.com/worker:2.0", null, null, null, null, Map.of("team", "red"), null));
         requests.drain();
 
         ReconcileResult result = reconciler.reconcile(id);
 
-        assertThat(result.writes()).isEqualTo(11); // the label is on every object
+        assertThat(result.writes()).isEqualTo(12); // the label is on every object
         assertThat(deployment()
                         .getSpec()
                         .getTemplate()

@@ -3,6 +3,7 @@ package app.talkide.controlplane.provisioning.reconcile;
 import app.talkide.controlplane.provisioning.AnotherReplicaLeads;
 import app.talkide.controlplane.provisioning.ManagedNames;
 import app.talkide.controlplane.provisioning.MockApiRequests;
+import app.talkide.controlplane.provisioning.ProvisioningApiCalls;
 import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler;
 import app.talkide.controlplane.provisioning.desired.DesiredStateSpec;
 import app.talkide.controlplane.provisioning.desired.DesiredStates;
@@ -21,7 +22,9 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.util.Collections;
@@ -30,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -56,6 +60,9 @@ abstract class MockClusterTest {
     static KubernetesClient client;
     static KubernetesMockServer server;
 
+    /** The application's client: the same mock server, its calls marked so they can be checked against RBAC. */
+    static KubernetesClient applicationClient;
+
     @Autowired
     TenantEnvironmentReconciler reconciler;
 
@@ -74,11 +81,23 @@ abstract class MockClusterTest {
     @BeforeAll
     static void patientClient() {
         client = AnotherReplicaLeads.patientFollower(client);
+        applicationClient = FieldManager.install(new KubernetesClientBuilder())
+                .withConfig(new ConfigBuilder(client.getConfiguration())
+                        .withCustomHeaders(Map.of(MockApiRequests.CALLER_HEADER, "control-plane"))
+                        .build())
+                .build();
     }
 
     @AfterAll
     static void closeClient() {
+        applicationClient.close();
         client.close();
+    }
+
+    /** Every call the application made in this test is one the chart's RBAC grants (ChartRbacTest). */
+    @AfterEach
+    void everyCallIsGrantedByTheChart() {
+        ProvisioningApiCalls.assertListed(requests.applicationCalls(), AnotherReplicaLeads.LEASE_NAMESPACE);
     }
 
     @BeforeEach
@@ -93,7 +112,7 @@ abstract class MockClusterTest {
         @Bean
         @Primary
         KubernetesClient mockKubernetesClient() {
-            return client;
+            return applicationClient;
         }
     }
 

@@ -81,7 +81,7 @@ class OwnedFieldsTest {
     }
 
     @Test
-    void mergePatchMergesMapsAndReplacesLists() {
+    void mergePatchMergesMapsAndNamedListsByName() {
         Map<String, Object> live = Map.of(
                 "metadata", Map.of("labels", Map.of("theirs", "1"), "uid", "u"),
                 "spec", Map.of("containers", List.of(Map.of("name", "worker", "image", "evil"), Map.of("name", "x"))));
@@ -90,6 +90,10 @@ class OwnedFieldsTest {
                 "spec", Map.of("containers", List.of(Map.of("name", "worker", "image", "good"))));
         Map<String, Object> merged = MergePatch.apply(live, desired, OwnedFields.SELECTORS);
         assertThat(merged.get("metadata")).isEqualTo(Map.of("labels", Map.of("theirs", "1", "ours", "2"), "uid", "u"));
-        assertThat(merged.get("spec")).isEqualTo(desired.get("spec"));
+        // Containers merge by name, as Kubernetes' strategic merge does: ours is put back, "x" (a webhook's
+        // sidecar) stays.
+        assertThat(merged.get("spec"))
+                .isEqualTo(
+                        Map.of("containers", List.of(Map.of("name", "worker", "image", "good"), Map.of("name", "x"))));
     }
 }

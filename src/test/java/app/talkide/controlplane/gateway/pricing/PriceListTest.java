@@ -97,6 +97,7 @@ class PriceListTest {
                 Duration.ofMinutes(10),
                 Duration.ofMinutes(3),
                 DataSize.ofMegabytes(32),
+                DataSize.ofMegabytes(256),
                 4096,
                 new GatewayProperties.Pricing(families, 125, 200, 10)));
     }

@@ -149,6 +149,8 @@ class HelmChartTest {
                 .hasMessageContaining("database.url is required");
         assertThatThrownBy(() -> render(t -> t.set("oidc.issuerUri", "")))
                 .hasMessageContaining("oidc.issuerUri is required");
+        assertThatThrownBy(() -> render(t -> t.set("oidc.audience", "")))
+                .hasMessageContaining("oidc.audience is required");
     }
 
     @Test
@@ -169,7 +171,8 @@ class HelmChartTest {
                 .set("anthropic.apiKey", API_KEY)
                 .set("masterKeys.keys", "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
                 .set("masterKeys.activeKid", "k1")
-                .set("oidc.issuerUri", "https://id.example.com/realms/talkide");
+                .set("oidc.issuerUri", "https://id.example.com/realms/talkide")
+                .set("oidc.audience", "talkide-console");
         String rendered = customize.apply(command).call();
         List<Map<String, Object>> objects = new ArrayList<>();
         for (Object document : new Yaml().loadAll(rendered)) {

@@ -304,7 +304,8 @@ class GatewayProxyTest {
 
         call(AnthropicFixtures.request("claude-nova-9", false, 1024));
 
-        awaitSettled(7_500);
+        // at the Opus 4 / 4.1 list price, the highest: 1000 × $15 + 100 × $75 per million
+        awaitSettled(22_500);
         assertThat(jdbc.sql("select model, model_family from usage_record where user_id = :user")
                         .param("user", worker.userId())
                         .query()
@@ -357,6 +358,36 @@ class GatewayProxyTest {
         assertThat(response.status()).isEqualTo(404);
         assertAnthropicError(response, "not_found_error");
         upstream.verify(0, anyRequestedFor(anyUrl()));
+    }
+
+    @Test
+    void workerChosenHeadersLikeAnOrganizationIdNeverReachTheUpstream() {
+        upstream.stubFor(post(urlEqualTo("/v1/messages"))
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(AnthropicFixtures.json(OPUS, AnthropicFixtures.usage(1, 0, 0, 1)))));
+
+        TestHttp.Response response = http.send(http.request(MESSAGES)
+                .header("X-Worker-Token", worker.token())
+                .header("anthropic-organization-id", "org-someone-else")
+                .header("x-anything", "1")
+                .header("Forwarded", "for=10.0.0.7")
+                .header("anthropic-version", "2023-06-01")
+                .header("Accept", "application/json")
+                .header("x-stainless-lang", "js")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(AnthropicFixtures.request(OPUS, false, 10)))
+                .build());
+
+        assertThat(response.status()).isEqualTo(200);
+        upstream.verify(postRequestedFor(urlEqualTo("/v1/messages"))
+                .withHeader("x-stainless-lang", equalTo("js"))
+                .withHeader("accept", equalTo("application/json"))
+                .withHeader("anthropic-version", equalTo("2023-06-01"))
+                .withoutHeader("anthropic-organization-id")
+                .withoutHeader("x-anything")
+                .withoutHeader("Forwarded"));
     }
 
     @Test

@@ -19,6 +19,7 @@ import app.talkide.controlplane.budget.BudgetStatus;
 import app.talkide.controlplane.budget.UserBudgetService;
 import app.talkide.controlplane.budget.UserBudgetSettings;
 import app.talkide.controlplane.support.DatabaseTest;
+import app.talkide.controlplane.support.RawHttp;
 import app.talkide.controlplane.support.TestHttp;
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
@@ -388,6 +389,27 @@ class GatewayProxyTest {
                 .withoutHeader("anthropic-organization-id")
                 .withoutHeader("x-anything")
                 .withoutHeader("Forwarded"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"|", "{", "}", "%22", "\\", "^", "<", ">", "%zz", "%"})
+    void rawSpecialCharactersInTheQueryAre400InAnthropicShapeNotA500(String raw, CapturedOutput output) {
+        String query = raw.equals("%22") ? "\"" : raw;
+        try (RawHttp socket = new RawHttp(port, Duration.ofSeconds(10))) {
+            String body = AnthropicFixtures.request(OPUS, false, 10);
+            String response = socket.send("POST " + MESSAGES + "?beta=true&x=" + query + " HTTP/1.1\r\nHost: 127.0.0.1"
+                            + "\r\nX-Worker-Token: " + worker.token()
+                            + "\r\nContent-Type: application/json\r\nContent-Length: "
+                            + body.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                            + "\r\nConnection: close\r\n\r\n"
+                            + body)
+                    .response();
+
+            assertThat(RawHttp.status(response)).as(query).isEqualTo(400);
+            assertThat(response).as(query).contains("invalid_request_error");
+        }
+        upstream.verify(0, anyRequestedFor(anyUrl()));
+        assertThat(output.getOut()).doesNotContain("failed unexpectedly").doesNotContain("\tat app.talkide");
     }
 
     @Test

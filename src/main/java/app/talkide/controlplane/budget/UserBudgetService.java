@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -57,6 +58,21 @@ public class UserBudgetService {
                     .increment();
         }
         return decision;
+    }
+
+    /**
+     * Whether a call of {@code userId} could be admitted at all right now, asked before its body is read:
+     * a user over a fair-use or spending limit must not make the gateway read (and hold) a large body
+     * first. One read, nothing reserved; {@link #preCallCheck} still decides with the call's estimate.
+     */
+    public Optional<Denied> admissionCheck(String userId) {
+        Optional<Denied> denied = budgets.find(userId)
+                .map(row ->
+                        BudgetDenials.explain(row, 1, Windows.at(clock.instant(), properties.period()), properties));
+        denied.ifPresent(refused -> meters.counter(
+                        "talkide.budget.denials", "reason", refused.reason().code())
+                .increment());
+        return denied;
     }
 
     private BudgetDecision decide(String userId, long amount) {

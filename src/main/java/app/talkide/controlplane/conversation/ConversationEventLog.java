@@ -1,6 +1,8 @@
 package app.talkide.controlplane.conversation;
 
+import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -16,6 +18,9 @@ public interface ConversationEventLog {
      * so a worker stream resumed after a failover never duplicates an event.
      */
     List<ConversationEvent> append(UUID conversationId, List<NewConversationEvent> events);
+
+    /** The newest event of one of these types, if any (e.g. whether the last turn event started a turn). */
+    Optional<ConversationEvent> lastOfTypes(UUID conversationId, Collection<String> types);
 
     /** Events with a sequence number greater than {@code afterSeq}, oldest first, at most {@code limit}. */
     List<ConversationEvent> readAfter(UUID conversationId, long afterSeq, int limit);

@@ -29,6 +29,8 @@ import org.springframework.validation.annotation.Validated;
  *     ends it with an error event; the API sends pings while it works, so silence means a dead connection.
  *     A JSON body (sent whole once its headers are out) silent this long mid-way is cut off as well
  * @param maxRequestSize the largest request body accepted (then 413); the Messages API's own limit is 32 MB
+ * @param maxBytesInFlight the most request-body bytes all gateway calls of this replica may hold at once
+ *     (then 529 {@code overloaded_error}, which the SDKs retry); at least twice {@code max-request-size}
  * @param outputSliceTokens output tokens reserved up front and added per extension while a stream runs
  * @param pricing prices per model family
  */
@@ -42,6 +44,7 @@ public record GatewayProperties(
         @NotNull @DefaultValue("10m") Duration responseTimeout,
         @NotNull @DefaultValue("3m") Duration streamIdleTimeout,
         @NotNull @DefaultValue("32MB") DataSize maxRequestSize,
+        @NotNull @DefaultValue("256MB") DataSize maxBytesInFlight,
         @Positive @DefaultValue("4096") int outputSliceTokens,
         @Valid @DefaultValue Pricing pricing) {
 
@@ -81,6 +84,7 @@ public record GatewayProperties(
         return "GatewayProperties[apiKey=<redacted>, upstreamUrl=" + upstreamUrl + ", anthropicVersion="
                 + anthropicVersion + ", connectTimeout=" + connectTimeout + ", responseTimeout=" + responseTimeout
                 + ", streamIdleTimeout=" + streamIdleTimeout + ", maxRequestSize=" + maxRequestSize
+                + ", maxBytesInFlight=" + maxBytesInFlight
                 + ", outputSliceTokens=" + outputSliceTokens + ", pricing="
                 + pricing + "]";
     }

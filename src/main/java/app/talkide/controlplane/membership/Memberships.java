@@ -4,6 +4,7 @@ import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironments;
 import java.time.Clock;
 import java.util.List;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -17,11 +18,17 @@ public class Memberships {
 
     private final MembershipRepository repository;
     private final TenantEnvironments tenantEnvironments;
+    private final ApplicationEventPublisher events;
     private final Clock clock;
 
-    Memberships(MembershipRepository repository, TenantEnvironments tenantEnvironments, Clock clock) {
+    Memberships(
+            MembershipRepository repository,
+            TenantEnvironments tenantEnvironments,
+            ApplicationEventPublisher events,
+            Clock clock) {
         this.repository = repository;
         this.tenantEnvironments = tenantEnvironments;
+        this.events = events;
         this.clock = clock;
     }
 
@@ -34,10 +41,17 @@ public class Memberships {
         return repository.find(tenantEnvironment, userId).orElseThrow();
     }
 
-    /** Ends the membership; false if there was none. The user's conversations stay, but they cannot read them. */
+    /**
+     * Ends the membership; false if there was none. The user's conversations stay, but they cannot read
+     * them; {@link MembershipRevoked} tells whatever they hold open (browser streams) to end.
+     */
     @Transactional
     public boolean revoke(TenantEnvironmentId tenantEnvironment, String userId) {
-        return repository.delete(tenantEnvironment, userId);
+        boolean revoked = repository.delete(tenantEnvironment, userId);
+        if (revoked) {
+            events.publishEvent(new MembershipRevoked(tenantEnvironment, userId));
+        }
+        return revoked;
     }
 
     public boolean isMember(TenantEnvironmentId tenantEnvironment, String userId) {

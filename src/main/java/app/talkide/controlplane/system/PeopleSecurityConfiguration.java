@@ -1,10 +1,12 @@
 package app.talkide.controlplane.system;
 
+import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
@@ -19,7 +21,6 @@ import org.springframework.security.web.csrf.CookieCsrfTokenRepository;
 import org.springframework.security.web.csrf.CsrfFilter;
 import org.springframework.security.web.csrf.CsrfTokenRequestAttributeHandler;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
-import org.springframework.security.web.util.matcher.RequestHeaderRequestMatcher;
 
 /**
  * The security chain for people: the browser console, the browser API and the admin API. Worker-facing
@@ -67,11 +68,13 @@ class PeopleSecurityConfiguration {
             http.formLogin(form -> form.loginPage("/login").permitAll());
             http.httpBasic(basic -> basic.authenticationEntryPoint(new ProblemAuthenticationEntryPoint()));
             http.logout(Customizer.withDefaults());
-            // Cookie-authenticated browser writes need the CSRF token; a request that carries its own
-            // Authorization header is not riding on ambient browser credentials and needs none.
+            // Cookie-authenticated browser writes need the CSRF token. Only a request that authenticates itself
+            // (HTTP Basic, a script) and brings no session is not riding on ambient browser credentials; any
+            // other Authorization header next to a session cookie is ignored by authentication, so the
+            // cookie is what authenticates and the token is required.
             http.csrf(csrf -> csrf.csrfTokenRepository(CookieCsrfTokenRepository.withHttpOnlyFalse())
                     .csrfTokenRequestHandler(new CsrfTokenRequestAttributeHandler())
-                    .ignoringRequestMatchers(new RequestHeaderRequestMatcher("Authorization")));
+                    .ignoringRequestMatchers(PeopleSecurityConfiguration::basicWithoutSession));
             // The console is static HTML: nothing renders the token, so load it on every request and the
             // repository sets the XSRF-TOKEN cookie the console's scripts echo as X-XSRF-TOKEN.
             http.addFilterAfter(new CsrfCookieFilter(), CsrfFilter.class);
@@ -83,6 +86,13 @@ class PeopleSecurityConfiguration {
             http.csrf(csrf -> csrf.disable());
         }
         return http.build();
+    }
+
+    private static boolean basicWithoutSession(HttpServletRequest request) {
+        String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
+        return authorization != null
+                && authorization.regionMatches(true, 0, "Basic ", 0, 6)
+                && request.getRequestedSessionId() == null;
     }
 
     @Bean

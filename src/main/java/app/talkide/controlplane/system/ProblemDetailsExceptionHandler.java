@@ -10,6 +10,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -62,6 +63,31 @@ class ProblemDetailsExceptionHandler extends ResponseEntityExceptionHandler {
         problem.setDetail("Invalid request: " + String.join("; ", errors));
         problem.setProperty("errors", errors);
         return handleExceptionInternal(exception, problem, headers, status, request);
+    }
+
+    /** A body that passed the API's size limit while being read is too large, not malformed. */
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(
+            HttpMessageNotReadableException exception, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        for (Throwable cause = exception; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RequestBodyTooLarge) {
+                return tooLarge(cause);
+            }
+        }
+        return super.handleHttpMessageNotReadable(exception, headers, status, request);
+    }
+
+    /** Whatever else read the body (a form, a plain stream) and met the cap. */
+    @ExceptionHandler(RequestBodyTooLarge.class)
+    ResponseEntity<Object> tooLarge(Throwable exception) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                HttpStatus.CONTENT_TOO_LARGE,
+                "The request body is larger than this API's limit: " + exception.getMessage() + ".");
+        problem.setType(URI.create(ProblemException.TYPE_BASE + "request-too-large"));
+        problem.setTitle("Request too large");
+        return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE)
+                .header(HttpHeaders.CONNECTION, "close")
+                .body(problem);
     }
 
     @ExceptionHandler(Exception.class)

@@ -11,6 +11,8 @@ public enum RejectionReason {
     BAD_ALGORITHM,
     WRONG_TYPE,
     UNKNOWN_KID,
+    /** The claims name a tenant-environment that does not exist (or is deleted); no key is derived for it. */
+    UNKNOWN_TENANT_ENVIRONMENT,
     BAD_SIGNATURE,
     WRONG_ISSUER,
     WRONG_AUDIENCE,

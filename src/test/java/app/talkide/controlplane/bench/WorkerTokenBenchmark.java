@@ -60,7 +60,7 @@ public class WorkerTokenBenchmark {
         TokenProperties properties = TokenTestSupport.properties();
         DerivedKeys keys = TestKeys.derivedKeys(properties);
         issuer = new WorkerTokenIssuer(keys, properties, clock);
-        verifier = new WorkerTokenVerifier(keys, properties, clock);
+        verifier = new WorkerTokenVerifier(keys, tenantEnvironment -> true, properties, clock);
         scope = new ConversationScope(UUID.randomUUID(), TenantEnvironmentId.of("acme", "dev"), "alice@example.com");
         token = issuer.issue(scope).token();
         hmac = Mac.getInstance("HmacSHA256");

@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -56,7 +57,9 @@ class UserBudgetServiceTest {
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < 200; i++) {
                 calls.add(threads.submit(() -> {
-                    start.await();
+                    if (!start.await(30, TimeUnit.SECONDS)) {
+                        throw new IllegalStateException("timed out waiting for start");
+                    }
                     return budgets.preCallCheck(user, DOLLAR / 10);
                 }));
             }

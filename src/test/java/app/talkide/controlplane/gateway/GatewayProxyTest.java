@@ -19,6 +19,7 @@ import app.talkide.controlplane.budget.BudgetStatus;
 import app.talkide.controlplane.budget.UserBudgetService;
 import app.talkide.controlplane.budget.UserBudgetSettings;
 import app.talkide.controlplane.support.DatabaseTest;
+import app.talkide.controlplane.support.RawHttp;
 import app.talkide.controlplane.support.TestHttp;
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
@@ -304,7 +305,8 @@ class GatewayProxyTest {
 
         call(AnthropicFixtures.request("claude-nova-9", false, 1024));
 
-        awaitSettled(7_500);
+        // at the Opus 4 / 4.1 list price, the highest: 1000 × $15 + 100 × $75 per million
+        awaitSettled(22_500);
         assertThat(jdbc.sql("select model, model_family from usage_record where user_id = :user")
                         .param("user", worker.userId())
                         .query()
@@ -357,6 +359,57 @@ class GatewayProxyTest {
         assertThat(response.status()).isEqualTo(404);
         assertAnthropicError(response, "not_found_error");
         upstream.verify(0, anyRequestedFor(anyUrl()));
+    }
+
+    @Test
+    void workerChosenHeadersLikeAnOrganizationIdNeverReachTheUpstream() {
+        upstream.stubFor(post(urlEqualTo("/v1/messages"))
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(AnthropicFixtures.json(OPUS, AnthropicFixtures.usage(1, 0, 0, 1)))));
+
+        TestHttp.Response response = http.send(http.request(MESSAGES)
+                .header("X-Worker-Token", worker.token())
+                .header("anthropic-organization-id", "org-someone-else")
+                .header("x-anything", "1")
+                .header("Forwarded", "for=10.0.0.7")
+                .header("anthropic-version", "2023-06-01")
+                .header("Accept", "application/json")
+                .header("x-stainless-lang", "js")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(AnthropicFixtures.request(OPUS, false, 10)))
+                .build());
+
+        assertThat(response.status()).isEqualTo(200);
+        upstream.verify(postRequestedFor(urlEqualTo("/v1/messages"))
+                .withHeader("x-stainless-lang", equalTo("js"))
+                .withHeader("accept", equalTo("application/json"))
+                .withHeader("anthropic-version", equalTo("2023-06-01"))
+                .withoutHeader("anthropic-organization-id")
+                .withoutHeader("x-anything")
+                .withoutHeader("Forwarded"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"|", "{", "}", "%22", "\\", "^", "<", ">", "%zz", "%"})
+    void rawSpecialCharactersInTheQueryAre400InAnthropicShapeNotA500(String raw, CapturedOutput output) {
+        String query = raw.equals("%22") ? "\"" : raw;
+        try (RawHttp socket = new RawHttp(port, Duration.ofSeconds(10))) {
+            String body = AnthropicFixtures.request(OPUS, false, 10);
+            String response = socket.send("POST " + MESSAGES + "?beta=true&x=" + query + " HTTP/1.1\r\nHost: 127.0.0.1"
+                            + "\r\nX-Worker-Token: " + worker.token()
+                            + "\r\nContent-Type: application/json\r\nContent-Length: "
+                            + body.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                            + "\r\nConnection: close\r\n\r\n"
+                            + body)
+                    .response();
+
+            assertThat(RawHttp.status(response)).as(query).isEqualTo(400);
+            assertThat(response).as(query).contains("invalid_request_error");
+        }
+        upstream.verify(0, anyRequestedFor(anyUrl()));
+        assertThat(output.getOut()).doesNotContain("failed unexpectedly").doesNotContain("\tat app.talkide");
     }
 
     @Test

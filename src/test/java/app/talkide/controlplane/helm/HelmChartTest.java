@@ -126,6 +126,8 @@ class HelmChartTest {
                 .hasMessageContaining("database.url is required");
         assertThatThrownBy(() -> render(t -> t.set("oidc.issuerUri", "")))
                 .hasMessageContaining("oidc.issuerUri is required");
+        assertThatThrownBy(() -> render(t -> t.set("oidc.audience", "")))
+                .hasMessageContaining("oidc.audience is required");
     }
 
     @Test

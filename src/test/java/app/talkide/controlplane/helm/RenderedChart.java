@@ -35,7 +35,8 @@ final class RenderedChart {
                 .set("anthropic.apiKey", API_KEY)
                 .set("masterKeys.keys", "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
                 .set("masterKeys.activeKid", "k1")
-                .set("oidc.issuerUri", "https://id.example.com/realms/talkide");
+                .set("oidc.issuerUri", "https://id.example.com/realms/talkide")
+                .set("oidc.audience", "talkide-console");
     }
 
     static List<Map<String, Object>> parse(String rendered) {

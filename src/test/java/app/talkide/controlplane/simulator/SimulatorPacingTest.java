@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -100,7 +101,7 @@ class SimulatorPacingTest {
                     .mapToObj(i -> CompletableFuture.supplyAsync(
                             () -> simulator.stream(streaming("Question number " + i + " [[sim:slow]]")), clients))
                     .toList();
-            CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get();
+            CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
             results = futures.stream().map(CompletableFuture::join).toList();
         }
 

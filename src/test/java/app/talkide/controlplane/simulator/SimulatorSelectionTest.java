@@ -102,7 +102,8 @@ class SimulatorSelectionTest {
                 "--talkide.tokens.keys.master-keys=k1:" + Base64.getEncoder().encodeToString(new byte[32]),
                 "--talkide.tokens.keys.active-kid=k1",
                 "--talkide.gateway.api-key=sk-ant-api03-production-key",
-                "--spring.security.oauth2.resourceserver.jwt.issuer-uri=http://127.0.0.1:9/issuer"));
+                "--spring.security.oauth2.resourceserver.jwt.issuer-uri=http://127.0.0.1:9/issuer",
+                "--spring.security.oauth2.resourceserver.jwt.audiences=talkide-console"));
         TestDatabase.freshSettings().forEach((key, value) -> args.add("--" + key + "=" + value));
 
         try (ConfigurableApplicationContext production = new SpringApplicationBuilder(ControlPlaneApplication.class)

@@ -20,6 +20,7 @@ class ProductionConfigurationTest {
                 .hasMessageContaining("TALKIDE_MASTER_KEYS")
                 .hasMessageContaining("TALKIDE_ACTIVE_KID")
                 .hasMessageContaining("TALKIDE_OIDC_ISSUER_URI")
+                .hasMessageContaining("TALKIDE_OIDC_AUDIENCE")
                 .hasMessageContaining("ANTHROPIC_API_KEY");
     }
 

@@ -46,6 +46,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 @DatabaseTest
 class ProductionJwtTest {
 
+    static final String AUDIENCE = "talkide-console";
     static final TenantEnvironmentId ACME = TenantEnvironmentId.of("acme", "dev");
 
     static RSAKey providerKey;
@@ -76,7 +77,8 @@ class ProductionJwtTest {
                 "--talkide.tokens.keys.master-keys=k1:" + TokenTestSupport.KEY_1,
                 "--talkide.tokens.keys.active-kid=k1",
                 "--talkide.gateway.api-key=sk-ant-test-key",
-                "--spring.security.oauth2.resourceserver.jwt.issuer-uri=" + issuer));
+                "--spring.security.oauth2.resourceserver.jwt.issuer-uri=" + issuer,
+                "--spring.security.oauth2.resourceserver.jwt.audiences=" + AUDIENCE));
         TestDatabase.freshSettings().forEach((key, value) -> args.add("--" + key + "=" + value));
         app = new SpringApplicationBuilder(ControlPlaneApplication.class)
                 .profiles("production")
@@ -152,9 +154,16 @@ class ProductionJwtTest {
 
     private static String token(String subject, List<String> roles, RSAKey key, String issuedBy, long validSeconds)
             throws JOSEException {
+        return token(subject, roles, key, issuedBy, validSeconds, AUDIENCE);
+    }
+
+    private static String token(
+            String subject, List<String> roles, RSAKey key, String issuedBy, long validSeconds, String audience)
+            throws JOSEException {
         Instant now = Instant.now();
         JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
                 .issuer(issuedBy)
+                .audience(audience)
                 .issueTime(Date.from(now.minusSeconds(Math.max(0, -validSeconds) + 10)))
                 .expirationTime(Date.from(now.plusSeconds(validSeconds)))
                 .claim("roles", roles);
@@ -165,6 +174,19 @@ class ProductionJwtTest {
                 new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), claims.build());
         jwt.sign(new RSASSASigner(key));
         return jwt.serialize();
+    }
+
+    @Test
+    void aTokenTheProviderIssuedForAnotherClientCannotActHereEvenAsAdmin() throws Exception {
+        String otherClient =
+                bearer(token("user-ops", List.of("USER", "ADMIN"), providerKey, issuer, 300, "some-other-app"));
+
+        TestHttp.Response response =
+                http.get("/api/admin/tenant-environments/acme/dev/members", "Authorization", otherClient);
+
+        assertThat(response.status()).isEqualTo(401);
+        assertThat(http.get("/api/conversations", "Authorization", otherClient).status())
+                .isEqualTo(401);
     }
 
     private static String bearer(String token) {

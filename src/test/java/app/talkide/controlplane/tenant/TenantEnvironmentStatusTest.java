@@ -68,12 +68,16 @@ class TenantEnvironmentStatusTest {
             try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
                 for (TenantEnvironmentStatus observed : List.of(READY, DEGRADED, PROVISIONING)) {
                     writers.add(pool.submit(() -> {
-                        go.await();
+                        if (!go.await(30, TimeUnit.SECONDS)) {
+                            throw new IllegalStateException("timed out waiting for go");
+                        }
                         return tenantEnvironments.observeWorker(id, observed);
                     }));
                 }
                 writers.add(pool.submit(() -> {
-                    go.await();
+                    if (!go.await(30, TimeUnit.SECONDS)) {
+                        throw new IllegalStateException("timed out waiting for go");
+                    }
                     return tenantEnvironments.changeStatus(id, DELETING, "deletion requested");
                 }));
                 go.countDown();

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.UUID;
@@ -174,6 +175,19 @@ class EventLogRepository {
                 .param("limit", limit)
                 .query(EventLogRepository::map)
                 .list();
+    }
+
+    Optional<ConversationEvent> lastOfTypes(UUID conversationId, Collection<String> types) {
+        return jdbc.sql("""
+                        select * from conversation_event
+                        where conversation_id = :id and type in (:types)
+                        order by seq desc
+                        limit 1
+                        """)
+                .param("id", conversationId)
+                .param("types", types)
+                .query(EventLogRepository::map)
+                .optional();
     }
 
     /** Queues a notification that PostgreSQL delivers to every listener when the transaction commits. */

@@ -3,7 +3,9 @@ package app.talkide.controlplane.conversation.eventlog;
 import app.talkide.controlplane.conversation.ConversationEvent;
 import app.talkide.controlplane.conversation.ConversationEventLog;
 import app.talkide.controlplane.conversation.NewConversationEvent;
+import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
 
@@ -22,6 +24,11 @@ class JdbcConversationEventLog implements ConversationEventLog {
     @Override
     public List<ConversationEvent> append(UUID conversationId, List<NewConversationEvent> events) {
         return writer.append(conversationId, events);
+    }
+
+    @Override
+    public Optional<ConversationEvent> lastOfTypes(UUID conversationId, Collection<String> types) {
+        return repository.lastOfTypes(conversationId, types);
     }
 
     @Override

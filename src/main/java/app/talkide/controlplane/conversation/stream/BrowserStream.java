@@ -3,6 +3,7 @@ package app.talkide.controlplane.conversation.stream;
 import app.talkide.controlplane.conversation.ConversationEvent;
 import app.talkide.controlplane.conversation.eventlog.Feed;
 import app.talkide.controlplane.conversation.eventlog.FeedSubscriber;
+import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -22,6 +23,7 @@ import org.eclipse.jetty.ee11.servlet.ServletChannel;
 final class BrowserStream implements FeedSubscriber, AsyncListener {
 
     private final UUID conversationId;
+    private final TenantEnvironmentId tenantEnvironment;
     private final String userId;
     private final AsyncContext async;
     private final ServletChannel channel;
@@ -38,12 +40,14 @@ final class BrowserStream implements FeedSubscriber, AsyncListener {
 
     BrowserStream(
             UUID conversationId,
+            TenantEnvironmentId tenantEnvironment,
             String userId,
             long cursor,
             AsyncContext async,
             ServletChannel channel,
             BrowserStreams streams) {
         this.conversationId = conversationId;
+        this.tenantEnvironment = tenantEnvironment;
         this.userId = userId;
         this.cursor = cursor;
         this.async = async;
@@ -53,6 +57,10 @@ final class BrowserStream implements FeedSubscriber, AsyncListener {
 
     UUID conversationId() {
         return conversationId;
+    }
+
+    TenantEnvironmentId tenantEnvironment() {
+        return tenantEnvironment;
     }
 
     String userId() {

@@ -4,6 +4,9 @@ import app.talkide.controlplane.conversation.ConversationEvent;
 import app.talkide.controlplane.conversation.ConversationEventLog;
 import app.talkide.controlplane.conversation.eventlog.ConversationFeeds;
 import app.talkide.controlplane.conversation.eventlog.Feed;
+import app.talkide.controlplane.membership.MembershipRevoked;
+import app.talkide.controlplane.membership.Memberships;
+import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -14,6 +17,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -28,6 +33,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.event.TransactionalEventListener;
 
 /**
  * The browser streams open on this replica: opening them (per-user cap, headers, {@code retry:}),
@@ -41,6 +47,7 @@ class BrowserStreams implements SmartLifecycle {
     private final ExecutorService writers = Executors.newVirtualThreadPerTaskExecutor();
     private final ConversationFeeds feeds;
     private final ConversationEventLog log;
+    private final Memberships memberships;
     private final StreamProperties properties;
     private final Clock clock;
     private final Timer lag;
@@ -50,11 +57,13 @@ class BrowserStreams implements SmartLifecycle {
     BrowserStreams(
             ConversationFeeds feeds,
             ConversationEventLog log,
+            Memberships memberships,
             StreamProperties properties,
             Clock clock,
             MeterRegistry meters) {
         this.feeds = feeds;
         this.log = log;
+        this.memberships = memberships;
         this.properties = properties;
         this.clock = clock;
         Gauge.builder("talkide.conversations.streams.open", open, Set::size)
@@ -72,7 +81,12 @@ class BrowserStreams implements SmartLifecycle {
 
     /** Starts the stream on this request: from here on the response belongs to the stream. */
     void open(
-            UUID conversationId, String userId, long afterSeq, HttpServletRequest request, HttpServletResponse response)
+            UUID conversationId,
+            TenantEnvironmentId tenantEnvironment,
+            String userId,
+            long afterSeq,
+            HttpServletRequest request,
+            HttpServletResponse response)
             throws IOException {
         reserve(userId);
         BrowserStream stream;
@@ -89,7 +103,7 @@ class BrowserStreams implements SmartLifecycle {
             async.setTimeout(0);
             ServletChannel channel =
                     ServletContextRequest.getServletContextRequest(request).getServletChannel();
-            stream = new BrowserStream(conversationId, userId, afterSeq, async, channel, this);
+            stream = new BrowserStream(conversationId, tenantEnvironment, userId, afterSeq, async, channel, this);
             async.addListener(stream);
         } catch (IOException | RuntimeException e) {
             unreserve(userId);
@@ -134,6 +148,33 @@ class BrowserStreams implements SmartLifecycle {
         perUser.computeIfPresent(userId, (user, count) -> count <= 1 ? null : count - 1);
     }
 
+    /**
+     * A removed member's streams in that tenant-environment end at once (after the removal commits, so the
+     * browser's reconnect finds it gone and gets 404 instead of the stream again).
+     */
+    @TransactionalEventListener(fallbackExecution = true)
+    void on(MembershipRevoked revoked) {
+        open.stream()
+                .filter(stream -> stream.userId().equals(revoked.userId())
+                        && stream.tenantEnvironment().equals(revoked.tenantEnvironment()))
+                .forEach(BrowserStream::close);
+    }
+
+    /**
+     * Ends the streams of users who are no longer members. The event covers removals made on this replica;
+     * this covers those made on another one. One look-up per distinct user and tenant-environment.
+     */
+    void recheckMemberships() {
+        Map<TenantEnvironmentId, Set<String>> holders = new HashMap<>();
+        open.forEach(stream -> holders.computeIfAbsent(stream.tenantEnvironment(), te -> new HashSet<>())
+                .add(stream.userId()));
+        holders.forEach((tenantEnvironment, users) -> users.forEach(user -> {
+            if (!memberships.isMember(tenantEnvironment, user)) {
+                on(new MembershipRevoked(tenantEnvironment, user));
+            }
+        }));
+    }
+
     void recordLag(ConversationEvent oldestWritten) {
         Duration since = Duration.between(oldestWritten.createdAt(), clock.instant());
         lag.record(since.isNegative() ? Duration.ZERO : since);
@@ -167,6 +208,18 @@ class BrowserStreams implements SmartLifecycle {
         long tick = Math.max(10, properties.heartbeat().toMillis() / 3);
         ticker.scheduleWithFixedDelay(
                 () -> open.forEach(stream -> stream.heartbeatIfSilentFor(silence)), tick, tick, TimeUnit.MILLISECONDS);
+        long recheck = properties.membershipRecheck().toMillis();
+        ticker.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        recheckMemberships();
+                    } catch (RuntimeException databaseUnavailable) {
+                        // try again next time: a failed check must not stop the schedule (or the heartbeats)
+                    }
+                },
+                recheck,
+                recheck,
+                TimeUnit.MILLISECONDS);
         heartbeats = ticker;
     }
 

@@ -1,5 +1,6 @@
 package app.talkide.controlplane.conversation.stream;
 
+import app.talkide.controlplane.conversation.Conversation;
 import app.talkide.controlplane.conversation.ConversationAccess;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -38,14 +39,14 @@ class ConversationStreamController {
             HttpServletRequest request,
             HttpServletResponse response)
             throws IOException {
-        access.readableBy(id, principal.getName());
+        Conversation conversation = access.readableBy(id, principal.getName());
         long after = sequence(lastEventIdHeader != null ? lastEventIdHeader : lastEventIdParam);
         if (after > 0 && streams.log().readAfter(id, after - 1, 1).isEmpty()) {
             // An id this log never wrote (it was reset, or the id comes from elsewhere): resuming after it
             // would hide every event up to it, so start from the beginning as for any id that is not ours.
             after = 0;
         }
-        streams.open(id, principal.getName(), after, request, response);
+        streams.open(id, conversation.tenantEnvironment(), principal.getName(), after, request, response);
     }
 
     /** Ids are the sequence numbers this stream wrote; anything else starts from the beginning. */

@@ -19,6 +19,9 @@ import org.springframework.validation.annotation.Validated;
  * @param maxPerUser open streams one user may hold on this replica; more answer 429
  * @param writeBatch the most events written with one flush
  * @param replayPage events read from the log per query while replaying
+ * @param membershipRecheck how often open streams re-check that their user is still a member; a removal
+ *     made on this replica ends the user's streams at once, this bounds how late one made on another
+ *     replica does
  */
 @Validated
 @ConfigurationProperties("talkide.conversations.stream")
@@ -28,4 +31,5 @@ public record StreamProperties(
         @Min(1) @DefaultValue("512") int queueCapacity,
         @Min(1) @DefaultValue("16") int maxPerUser,
         @Min(1) @DefaultValue("64") int writeBatch,
-        @Min(1) @DefaultValue("500") int replayPage) {}
+        @Min(1) @DefaultValue("500") int replayPage,
+        @NotNull @DefaultValue("10s") Duration membershipRecheck) {}

@@ -4,7 +4,6 @@ import app.talkide.controlplane.budget.CallOutcome;
 import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
 import app.talkide.controlplane.budget.UserBudgetService;
 import app.talkide.controlplane.gateway.AnthropicUpstream;
-import app.talkide.controlplane.gateway.GatewayProperties;
 import app.talkide.controlplane.gateway.pricing.PriceList;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -17,19 +16,19 @@ import org.springframework.stereotype.Component;
 @Component
 class CountTokensHandler {
 
-    private final GatewayProperties properties;
+    private final RequestBody bodies;
     private final Forwarder forwarder;
     private final PriceList prices;
     private final UserBudgetService budgets;
     private final StallWatchdog watchdog;
 
     CountTokensHandler(
-            GatewayProperties properties,
+            RequestBody bodies,
             Forwarder forwarder,
             PriceList prices,
             UserBudgetService budgets,
             StallWatchdog watchdog) {
-        this.properties = properties;
+        this.bodies = bodies;
         this.forwarder = forwarder;
         this.prices = prices;
         this.budgets = budgets;
@@ -37,10 +36,24 @@ class CountTokensHandler {
     }
 
     void handle(GatewayCall call, HttpServletRequest request, HttpServletResponse response) throws IOException {
-        byte[] body;
+        RequestBody.Held body;
+        try {
+            body = bodies.read(request);
+        } catch (GatewayError refused) {
+            Responses.error(response, call, refused);
+            return;
+        }
+        try (body) {
+            handle(call, request, response, body);
+        }
+    }
+
+    private void handle(
+            GatewayCall call, HttpServletRequest request, HttpServletResponse response, RequestBody.Held held)
+            throws IOException {
+        byte[] body = held.bytes();
         AnthropicUpstream target;
         try {
-            body = RequestBody.read(request, properties.maxRequestSize().toBytes());
             MessagesRequest parsed = MessagesRequest.parse(body);
             call.priced(parsed.model(), prices.forModel(parsed.model()));
             target = forwarder.target();
@@ -51,6 +64,7 @@ class CountTokensHandler {
         CallOutcome outcome = CallOutcome.UPSTREAM_ERROR;
         try {
             HttpResponse<InputStream> answer = forwarder.send(call, request, target, body, response);
+            held.close();
             try (InputStream upstream = answer.body();
                     StallWatchdog.Watched watched = watchdog.watch(upstream)) {
                 boolean delivered = BodyRelay.relay(upstream, new ClientOutput(response, call), null, watched);

@@ -6,8 +6,11 @@ import app.talkide.controlplane.token.WorkerPrincipal;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Clock;
 import org.eclipse.jetty.ee11.servlet.ServletContextRequest;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -53,6 +56,18 @@ class GatewayController {
         }
         GatewayCall call = new GatewayCall(worker, path, clock.instant(), start, arrivedNanos(request));
         response.setHeader("x-talkide-request-id", call.requestId());
+        if (!forwardableQuery(request.getQueryString())) {
+            // One line, no stack trace and not the query itself: it is the caller's mistake, not ours.
+            log.info("Gateway call {} refused: its query string is not a valid URI query", call.requestId());
+            AnthropicErrors.write(
+                    response,
+                    400,
+                    "invalid_request_error",
+                    "The query string is not valid: characters such as | { } \" \\ ^ < > must be percent-encoded,"
+                            + " and % must start a valid escape.",
+                    call.requestId());
+            return;
+        }
         try {
             switch (path) {
                 case MESSAGES -> messages.handle(call, request, response);
@@ -108,6 +123,19 @@ class GatewayController {
                     metrics.overhead(call.endpoint(), "budget", budget);
                 }
             }
+        }
+    }
+
+    /** Whether the raw query can be put into the upstream URI as it is (it is forwarded unchanged). */
+    private static boolean forwardableQuery(@Nullable String query) {
+        if (query == null) {
+            return true;
+        }
+        try {
+            new URI("http://h/?" + query);
+            return true;
+        } catch (URISyntaxException | IllegalArgumentException invalid) {
+            return false;
         }
     }
 

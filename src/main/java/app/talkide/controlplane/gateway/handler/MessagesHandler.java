@@ -19,6 +19,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
@@ -31,6 +33,7 @@ import org.springframework.stereotype.Component;
 class MessagesHandler {
 
     private final GatewayProperties properties;
+    private final RequestBody bodies;
     private final Forwarder forwarder;
     private final PriceList prices;
     private final UserBudgetService budgets;
@@ -40,6 +43,7 @@ class MessagesHandler {
 
     MessagesHandler(
             GatewayProperties properties,
+            RequestBody bodies,
             Forwarder forwarder,
             PriceList prices,
             UserBudgetService budgets,
@@ -47,6 +51,7 @@ class MessagesHandler {
             StallWatchdog watchdog,
             Settlements settlements) {
         this.properties = properties;
+        this.bodies = bodies;
         this.forwarder = forwarder;
         this.prices = prices;
         this.budgets = budgets;
@@ -56,11 +61,37 @@ class MessagesHandler {
     }
 
     void handle(GatewayCall call, HttpServletRequest request, HttpServletResponse response) throws IOException {
-        byte[] body;
+        // Before the body is read: a user who may not call now must not make the gateway hold a large body.
+        Optional<Denied> notNow = budgets.admissionCheck(call.worker().userId());
+        if (notNow.isPresent()) {
+            budgets.record(call.record(TokenCounts.NONE, 0, CallOutcome.DENIED));
+            Responses.error(response, call, Responses.denial(notNow.get()));
+            return;
+        }
+        try (RequestBody.Held held = readBody(call, request, response)) {
+            if (held != null) {
+                handle(call, request, response, held);
+            }
+        }
+    }
+
+    private RequestBody.@Nullable Held readBody(
+            GatewayCall call, HttpServletRequest request, HttpServletResponse response) throws IOException {
+        try {
+            return bodies.read(request);
+        } catch (GatewayError refused) {
+            Responses.error(response, call, refused);
+            return null;
+        }
+    }
+
+    private void handle(
+            GatewayCall call, HttpServletRequest request, HttpServletResponse response, RequestBody.Held held)
+            throws IOException {
+        byte[] body = held.bytes();
         MessagesRequest parsed;
         AnthropicUpstream target;
         try {
-            body = RequestBody.read(request, properties.maxRequestSize().toBytes());
             parsed = MessagesRequest.parse(body);
             target = forwarder.target();
         } catch (GatewayError refused) {
@@ -83,7 +114,7 @@ class MessagesHandler {
         Reservation reservation = ((Reserved) decision).reservation();
         Outcome outcome = Outcome.free(CallOutcome.UPSTREAM_ERROR);
         try {
-            outcome = forward(call, request, response, target, body, parsed, reservation, firstOutput);
+            outcome = forward(call, request, response, target, held, reservation, firstOutput);
             finish(response);
         } finally {
             long cost = price.cost(outcome.tokens());
@@ -114,17 +145,19 @@ class MessagesHandler {
             HttpServletRequest request,
             HttpServletResponse response,
             AnthropicUpstream target,
-            byte[] body,
-            MessagesRequest parsed,
+            RequestBody.Held body,
             Reservation reservation,
             long reservedOutput)
             throws IOException {
         HttpResponse<InputStream> answer;
         try {
-            answer = forwarder.send(call, request, target, body, response);
+            answer = forwarder.send(call, request, target, body.bytes(), response);
         } catch (GatewayError unreachable) {
             Responses.error(response, call, unreachable);
             return Outcome.free(CallOutcome.UPSTREAM_ERROR);
+        } finally {
+            // The upstream has the whole body once it answers (or it never will): a long stream holds none of it.
+            body.close();
         }
         ClientOutput client = new ClientOutput(response, call);
         try (InputStream upstream = answer.body()) {

@@ -41,6 +41,15 @@ record MessagesRequest(String model, boolean stream, long maxTokens, long estima
                     }
                     break;
                 }
+                if (token == JsonToken.PROPERTY_NAME && depth == 1 && "max_tokens".equals(parser.currentName())) {
+                    // Sizes the reservation, so it must be what the upstream reads it as: a plain integer.
+                    if (parser.nextToken() != JsonToken.VALUE_NUMBER_INT
+                            || parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+                        throw new GatewayError(400, "invalid_request_error", "max_tokens: must be an integer.");
+                    }
+                    maxTokens = Math.max(0, parser.getLongValue());
+                    continue;
+                }
                 if (!token.isScalarValue()) {
                     continue;
                 }
@@ -49,8 +58,6 @@ record MessagesRequest(String model, boolean stream, long maxTokens, long estima
                     model = parser.getString();
                 } else if (depth == 1 && "stream".equals(name)) {
                     stream = token == JsonToken.VALUE_TRUE;
-                } else if (depth == 1 && "max_tokens".equals(name) && token == JsonToken.VALUE_NUMBER_INT) {
-                    maxTokens = Math.max(0, parser.getValueAsLong(0));
                 } else if ("data".equals(name) && token == JsonToken.VALUE_STRING) {
                     int length = parser.getStringLength();
                     if (length >= ATTACHMENT_MIN_LENGTH) {

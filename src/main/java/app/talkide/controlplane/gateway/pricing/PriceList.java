@@ -22,19 +22,31 @@ public class PriceList {
 
     public static final String UNKNOWN = "unknown";
 
-    /** List prices, per million tokens: Opus 4.5+ $5 / $25, Sonnet 4.x $3 / $15, Haiku 4.5 $1 / $5. */
+    /**
+     * List prices, per million tokens: Opus 4.5+ $5 / $25, but Opus 4, 4.1 and 3 $15 / $75 (their longer
+     * patterns win over {@code claude-opus-*}), Sonnet 4.x $3 / $15, Haiku 4.5 $1 / $5.
+     */
     static final Map<String, Family> BUILT_IN = Map.of(
-            "opus", new Family(List.of("claude-opus-*"), 5_000_000, 25_000_000),
-            "sonnet", new Family(List.of("claude-sonnet-*"), 3_000_000, 15_000_000),
-            "haiku", new Family(List.of("claude-haiku-*"), 1_000_000, 5_000_000));
+            "opus",
+            new Family(List.of("claude-opus-*"), 5_000_000, 25_000_000),
+            "opus-legacy",
+            new Family(
+                    List.of("claude-opus-4-0*", "claude-opus-4-1*", "claude-opus-4-2025*", "claude-3-opus-*"),
+                    15_000_000,
+                    75_000_000),
+            "sonnet",
+            new Family(List.of("claude-sonnet-*"), 3_000_000, 15_000_000),
+            "haiku",
+            new Family(List.of("claude-haiku-*"), 1_000_000, 5_000_000));
 
     private final List<Rule> rules;
     private final ModelPrice mostExpensive;
 
     public PriceList(GatewayProperties properties) {
         GatewayProperties.Pricing pricing = properties.pricing();
-        Map<String, Family> families = new LinkedHashMap<>(BUILT_IN);
-        families.putAll(pricing.families());
+        // Configured first: the sort below is stable, so on a tie in specificity the operator's pattern wins.
+        Map<String, Family> families = new LinkedHashMap<>(pricing.families());
+        BUILT_IN.forEach(families::putIfAbsent);
         List<Rule> rules = new ArrayList<>();
         families.forEach((name, family) -> {
             ModelPrice price = new ModelPrice(

@@ -1,25 +1,32 @@
 package app.talkide.controlplane.token.keys;
 
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;
 
 /**
  * Per-tenant-environment keys: HKDF-SHA256(master key[kid], purpose salt, info = "tenant/env").
- * Derivation is cheap but not free, and it sits on every token check, so results are memoised (a few
- * dozen bytes per tenant-environment, purpose and kid).
+ * Derivation is cheap but not free, and it sits on every token check, so results are memoised (under
+ * a kilobyte per tenant-environment, purpose and kid, with the signer and verifier). The memo is bounded:
+ * a verifier derives only for tenant-environments that exist, but the bound keeps the heap flat even if a
+ * caller forgets that, and a key evicted is simply derived again.
  */
 @Component
 public class DerivedKeys {
 
     private static final int KEY_BYTES = 32;
 
+    /** Far above tenant-environments × purposes × kids of any real installation; about 10 MB at most. */
+    static final int MAX_CACHED = 10_000;
+
     private final MasterKeyRing ring;
-    private final Map<Slot, DerivedKey> cache = new ConcurrentHashMap<>();
+    private final Cache<Slot, DerivedKey> cache =
+            Caffeine.newBuilder().maximumSize(MAX_CACHED).build();
 
     public DerivedKeys(MasterKeyRing ring) {
         this.ring = ring;
@@ -47,7 +54,7 @@ public class DerivedKeys {
     }
 
     private DerivedKey derive(MasterKey master, KeyPurpose purpose, TenantEnvironmentId tenantEnvironment) {
-        return cache.computeIfAbsent(
+        return cache.get(
                 new Slot(master.kid(), purpose, tenantEnvironment),
                 slot -> new DerivedKey(
                         slot.kid(),
@@ -56,6 +63,12 @@ public class DerivedKeys {
                                 purpose.salt(),
                                 tenantEnvironment.path().getBytes(StandardCharsets.UTF_8),
                                 KEY_BYTES)));
+    }
+
+    /** How many derived keys are memoised now (bounded by {@value #MAX_CACHED}); for tests and a gauge. */
+    public long cachedCount() {
+        cache.cleanUp();
+        return cache.estimatedSize();
     }
 
     private record Slot(String kid, KeyPurpose purpose, TenantEnvironmentId tenantEnvironment) {}

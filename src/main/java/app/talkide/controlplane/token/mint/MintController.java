@@ -5,6 +5,7 @@ import app.talkide.controlplane.conversation.ConversationScope;
 import app.talkide.controlplane.token.identity.IdentityTokens;
 import app.talkide.controlplane.token.identity.VerifiedIdentity;
 import app.talkide.controlplane.token.worker.IssuedWorkerToken;
+import app.talkide.controlplane.token.worker.OwnerStanding;
 import app.talkide.controlplane.token.worker.WorkerTokenIssuer;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.validation.Valid;
@@ -29,6 +30,7 @@ class MintController {
     private final IdentityTokens identityTokens;
     private final ConversationDirectory conversations;
     private final WorkerTokenIssuer issuer;
+    private final OwnerStanding ownerStanding;
     private final MintRateLimiter rateLimiter;
     private final MeterRegistry meters;
     private final Clock clock;
@@ -37,12 +39,14 @@ class MintController {
             IdentityTokens identityTokens,
             ConversationDirectory conversations,
             WorkerTokenIssuer issuer,
+            OwnerStanding ownerStanding,
             MintRateLimiter rateLimiter,
             MeterRegistry meters,
             Clock clock) {
         this.identityTokens = identityTokens;
         this.conversations = conversations;
         this.issuer = issuer;
+        this.ownerStanding = ownerStanding;
         this.rateLimiter = rateLimiter;
         this.meters = meters;
         this.clock = clock;
@@ -61,6 +65,8 @@ class MintController {
         ConversationScope scope = conversations
                 .scopeOf(UUID.fromString(request.conversationId()))
                 .filter(found -> found.tenantEnvironment().equals(identity.tenantEnvironment()))
+                // Same answer as for another tenant's conversation: the worker learns nothing about the owner.
+                .filter(ownerStanding::workerMayActFor)
                 .orElseThrow(() -> counted("forbidden", new ConversationOutOfScope()));
         IssuedWorkerToken token = issuer.issue(scope);
         meters.counter("talkide.worker.token.mints", "outcome", "issued").increment();

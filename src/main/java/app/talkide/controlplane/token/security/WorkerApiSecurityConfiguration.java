@@ -2,6 +2,7 @@ package app.talkide.controlplane.token.security;
 
 import app.talkide.controlplane.conversation.ConversationDirectory;
 import app.talkide.controlplane.token.WorkerTokenRejectionResponder;
+import app.talkide.controlplane.token.worker.OwnerStanding;
 import app.talkide.controlplane.token.worker.WorkerTokenVerifier;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -29,11 +30,16 @@ class WorkerApiSecurityConfiguration {
             HttpSecurity http,
             WorkerTokenVerifier verifier,
             ConversationDirectory conversations,
+            OwnerStanding ownerStanding,
             ObjectProvider<WorkerTokenRejectionResponder> responders,
             MeterRegistry meters)
             throws Exception {
         var filter = new WorkerTokenValidationFilter(
-                verifier, conversations, responders.orderedStream().toList(), meters);
+                verifier,
+                conversations,
+                ownerStanding,
+                responders.orderedStream().toList(),
+                meters);
         http.securityMatcher("/api/internal/**")
                 .authorizeHttpRequests(requests -> requests.anyRequest().hasRole("WORKER"))
                 .addFilterBefore(filter, AnonymousAuthenticationFilter.class)

@@ -4,6 +4,7 @@ import app.talkide.controlplane.conversation.ConversationDirectory;
 import app.talkide.controlplane.token.RejectionReason;
 import app.talkide.controlplane.token.WorkerPrincipal;
 import app.talkide.controlplane.token.WorkerTokenRejectionResponder;
+import app.talkide.controlplane.token.worker.OwnerStanding;
 import app.talkide.controlplane.token.worker.WorkerTokenRejected;
 import app.talkide.controlplane.token.worker.WorkerTokenVerifier;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,7 +22,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
 /**
  * Verifies {@code X-Worker-Token} on every {@code /api/internal/**} request and puts the
  * {@link WorkerPrincipal} into the security context. Beyond the signature and claims it checks that the
- * conversation still exists and still belongs to the token's tenant-environment and user. A refusal is
+ * conversation still exists and still belongs to the token's tenant-environment and user, that the user
+ * is still a member and the tenant-environment is not being deleted. A refusal is
  * counted by reason and answered by the first responder that handles the path; the token itself is never
  * logged or echoed.
  */
@@ -31,6 +33,7 @@ public final class WorkerTokenValidationFilter extends OncePerRequestFilter {
 
     private final WorkerTokenVerifier verifier;
     private final ConversationDirectory conversations;
+    private final OwnerStanding ownerStanding;
     private final List<WorkerTokenRejectionResponder> responders;
     private final MeterRegistry meters;
     private final SecurityContextHolderStrategy contexts = SecurityContextHolder.getContextHolderStrategy();
@@ -38,10 +41,12 @@ public final class WorkerTokenValidationFilter extends OncePerRequestFilter {
     WorkerTokenValidationFilter(
             WorkerTokenVerifier verifier,
             ConversationDirectory conversations,
+            OwnerStanding ownerStanding,
             List<WorkerTokenRejectionResponder> responders,
             MeterRegistry meters) {
         this.verifier = verifier;
         this.conversations = conversations;
+        this.ownerStanding = ownerStanding;
         this.responders = responders;
         this.meters = meters;
     }
@@ -72,6 +77,7 @@ public final class WorkerTokenValidationFilter extends OncePerRequestFilter {
                 .scopeOf(principal.conversationId())
                 .filter(scope -> scope.tenantEnvironment().equals(principal.tenantEnvironment()))
                 .filter(scope -> scope.ownerUserId().equals(principal.userId()))
+                .filter(ownerStanding::workerMayActFor)
                 .isPresent();
         if (!matches) {
             throw new WorkerTokenRejected(RejectionReason.WRONG_SCOPE);

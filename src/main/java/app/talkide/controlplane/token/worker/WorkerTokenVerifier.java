@@ -37,11 +37,14 @@ import org.springframework.stereotype.Component;
 public class WorkerTokenVerifier {
 
     private final DerivedKeys keys;
+    private final KnownTenantEnvironments known;
     private final TokenProperties properties;
     private final Clock clock;
 
-    public WorkerTokenVerifier(DerivedKeys keys, TokenProperties properties, Clock clock) {
+    public WorkerTokenVerifier(
+            DerivedKeys keys, KnownTenantEnvironments known, TokenProperties properties, Clock clock) {
         this.keys = keys;
+        this.known = known;
         this.properties = properties;
         this.clock = clock;
     }
@@ -67,6 +70,10 @@ public class WorkerTokenVerifier {
         JWTClaimsSet claims = claims(jwt);
         TenantEnvironmentId tenantEnvironment =
                 tenantEnvironment(stringClaim(claims, TENANT), stringClaim(claims, ENV));
+        if (!known.exists(tenantEnvironment)) {
+            // Before deriving: the name is not trusted yet, and a key per made-up name is heap for the taking.
+            throw new WorkerTokenRejected(RejectionReason.UNKNOWN_TENANT_ENVIRONMENT);
+        }
         DerivedKey key = keys.verifying(header.getKeyID(), KeyPurpose.WORKER_TOKEN, tenantEnvironment)
                 .orElseThrow(() -> new WorkerTokenRejected(RejectionReason.UNKNOWN_KID));
         if (!signatureValid(jwt, key)) {

@@ -236,6 +236,11 @@ final class StreamConsumer implements Runnable {
             taken.clear();
             try {
                 if (!batch.isEmpty()) {
+                    List<NewConversationEvent> closed = OrphanedTurns.close(eventLog, scope.conversationId(), batch);
+                    if (closed != batch) {
+                        batch.clear();
+                        batch.addAll(closed);
+                    }
                     eventLog.append(scope.conversationId(), List.copyOf(batch));
                     meters.counter("talkide.worker.events.appended").increment(batch.size());
                 }

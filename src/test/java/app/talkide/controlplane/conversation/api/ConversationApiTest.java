@@ -160,7 +160,9 @@ class ConversationApiTest {
         try (ExecutorService pool = Executors.newFixedThreadPool(posts)) {
             for (int i = 0; i < posts; i++) {
                 answers.add(pool.submit(() -> {
-                    go.await();
+                    if (!go.await(30, TimeUnit.SECONDS)) {
+                        throw new IllegalStateException("timed out waiting for go");
+                    }
                     return http.postJson(
                             "/api/conversations/" + id + "/messages",
                             "{\"text\":\"double click\",\"clientMessageId\":\"same\"}",

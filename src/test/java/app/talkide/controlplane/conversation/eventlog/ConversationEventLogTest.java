@@ -87,7 +87,7 @@ class ConversationEventLogTest {
                         .forEach(i -> log.append(id, List.of(event(appender + ":" + i))))));
             }
             for (Future<?> future : running) {
-                future.get();
+                future.get(30, TimeUnit.SECONDS);
             }
         }
 
@@ -139,7 +139,7 @@ class ConversationEventLogTest {
                     pool.submit(() -> workerEvents.forEach(e -> log.append(id, List.of(e)))),
                     pool.submit(() -> workerEvents.forEach(e -> log.append(id, List.of(e)))));
             for (Future<?> future : running) {
-                future.get();
+                future.get(30, TimeUnit.SECONDS);
             }
         }
 
@@ -202,7 +202,7 @@ class ConversationEventLogTest {
                 running.add(pool.submit(() -> log.append(second, List.of(fromWorker("s" + n), fromWorker("s" + n)))));
             }
             for (Future<?> future : running) {
-                future.get();
+                future.get(30, TimeUnit.SECONDS);
             }
         }
 
@@ -236,7 +236,7 @@ class ConversationEventLogTest {
                 bad.add(pool.submit(() -> log.append(unknown, List.of(event("nobody")))));
             }
             for (Future<List<ConversationEvent>> future : good) {
-                assertThat(future.get()).hasSize(1);
+                assertThat(future.get(30, TimeUnit.SECONDS)).hasSize(1);
             }
             for (Future<List<ConversationEvent>> future : bad) {
                 assertThatThrownBy(future::get).hasRootCauseInstanceOf(java.sql.SQLException.class);

@@ -24,6 +24,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
@@ -87,7 +88,7 @@ class TwoReplicaStreamTest {
                     appenders.submit(() -> appendEach(a, "a", perInstance)),
                     appenders.submit(() -> appendEach(b, "b", perInstance)));
             for (Future<?> future : running) {
-                future.get();
+                future.get(30, TimeUnit.SECONDS);
             }
         }
 
@@ -116,7 +117,7 @@ class TwoReplicaStreamTest {
                     appenders.submit(() -> workerEvents.forEach(e -> log(a).append(conversation, List.of(e)))),
                     appenders.submit(() -> workerEvents.forEach(e -> log(b).append(conversation, List.of(e)))));
             for (Future<?> future : running) {
-                future.get();
+                future.get(30, TimeUnit.SECONDS);
             }
         }
 

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.conversation.ConversationEventLog;
 import app.talkide.controlplane.conversation.NewConversationEvent;
+import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.SseClient;
@@ -25,6 +26,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.annotation.DirtiesContext;
 
 @DatabaseTest
@@ -89,6 +91,45 @@ class ConversationStreamTest {
                 .isEqualTo(1);
         assertThat(meters.get("talkide.conversations.fanout.lag").timer().count())
                 .isPositive();
+    }
+
+    @Test
+    void removedMembersOpenStreamEndsAtOnce() {
+        UUID id = conversation("dev");
+        SseClient stream = connect(id);
+        await().atMost(Duration.ofSeconds(5)).until(() -> streams.openCount() == 1);
+
+        context.getBean(Memberships.class).revoke(tenantEnvironment, "dev");
+
+        // well before the periodic re-check (10 s by default)
+        await().atMost(Duration.ofSeconds(3)).until(stream::ended);
+        assertThat(streams.openCount()).isZero();
+        assertThat(new TestHttp(port)
+                        .get("/api/conversations/" + id + "/stream", "Authorization", DEV)
+                        .status())
+                .isEqualTo(404);
+    }
+
+    @Test
+    void memberRemovedOnAnotherReplicaLosesTheStreamAtTheNextRecheck() {
+        UUID id = conversation("dev");
+        UUID stays = Fixtures.conversation(context, Fixtures.tenantEnvironment(context), "dev")
+                .id();
+        SseClient removed = connect(id);
+        SseClient kept = connect(stays);
+        await().atMost(Duration.ofSeconds(5)).until(() -> streams.openCount() == 2);
+        // as another replica would: straight in the database, no event here
+        context.getBean(JdbcClient.class)
+                .sql("delete from tenant_environment_member where tenant = :tenant and env = :env")
+                .param("tenant", tenantEnvironment.tenant())
+                .param("env", tenantEnvironment.env())
+                .update();
+
+        streams.recheckMemberships();
+
+        await().atMost(Duration.ofSeconds(3)).until(removed::ended);
+        assertThat(kept.ended()).isFalse();
+        assertThat(streams.openCount()).isEqualTo(1);
     }
 
     @Test

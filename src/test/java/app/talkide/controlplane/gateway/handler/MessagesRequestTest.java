@@ -39,6 +39,17 @@ class MessagesRequestTest {
         });
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"1.5", "\"128000\"", "1e9", "null", "[1]", "{\"n\":1}", "true", "99999999999999999999999"})
+    void maxTokensThatIsNotAPlainIntegerCannotDodgeTheReservation(String maxTokens) {
+        assertThatThrownBy(() -> parse("{\"model\":\"claude-opus-4-5\",\"max_tokens\":" + maxTokens + "}"))
+                .isInstanceOfSatisfying(GatewayError.class, error -> {
+                    assertThat(error.status()).isEqualTo(400);
+                    assertThat(error.type()).isEqualTo("invalid_request_error");
+                    assertThat(error.getMessage()).contains("max_tokens");
+                });
+    }
+
     private static MessagesRequest parse(String body) throws GatewayError {
         return MessagesRequest.parse(body.getBytes(StandardCharsets.UTF_8));
     }

@@ -36,7 +36,9 @@ class SettlementsTest {
         AtomicBoolean settled = new AtomicBoolean();
         doAnswer(invocation -> {
                     started.countDown();
-                    release.await();
+                    if (!release.await(30, TimeUnit.SECONDS)) {
+                        throw new IllegalStateException("timed out waiting for release");
+                    }
                     settled.set(true);
                     return null;
                 })

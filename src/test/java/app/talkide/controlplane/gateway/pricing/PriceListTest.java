@@ -21,6 +21,22 @@ import org.springframework.util.unit.DataSize;
 class PriceListTest {
 
     @Test
+    void opusFourAndFourOneAreNotUnderBilledAtTheOpusFourFivePrice() {
+        PriceList prices = prices(Map.of());
+        for (String model : List.of(
+                "claude-opus-4-20250514",
+                "claude-opus-4-0",
+                "claude-opus-4-1",
+                "claude-opus-4-1-20250805",
+                "claude-3-opus-20240229")) {
+            assertThat(prices.forModel(model).input()).as(model).isEqualTo(15_000_000);
+            assertThat(prices.forModel(model).output()).as(model).isEqualTo(75_000_000);
+        }
+        assertThat(prices.forModel("claude-opus-4-5-20251101").output()).isEqualTo(25_000_000);
+        assertThat(prices.forModel("claude-opus-4-6").output()).isEqualTo(25_000_000);
+    }
+
+    @Test
     void aNewModelIdOfAKnownFamilyIsPricedAsItsFamily() {
         PriceList prices = prices(Map.of());
         assertThat(prices.forModel("claude-opus-4-5-20251101").family()).isEqualTo("opus");
@@ -33,8 +49,9 @@ class PriceListTest {
     void anUnknownFamilyIsPricedAsTheMostExpensive() {
         ModelPrice unknown = prices(Map.of()).forModel("gpt-5");
         assertThat(unknown.family()).isEqualTo(PriceList.UNKNOWN);
-        assertThat(unknown.input()).isEqualTo(5_000_000);
-        assertThat(unknown.output()).isEqualTo(25_000_000);
+        // the Opus 4 / 4.1 list price, the highest built in
+        assertThat(unknown.input()).isEqualTo(15_000_000);
+        assertThat(unknown.output()).isEqualTo(75_000_000);
     }
 
     @Test
@@ -97,6 +114,7 @@ class PriceListTest {
                 Duration.ofMinutes(10),
                 Duration.ofMinutes(3),
                 DataSize.ofMegabytes(32),
+                DataSize.ofMegabytes(256),
                 4096,
                 new GatewayProperties.Pricing(families, 125, 200, 10)));
     }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -199,7 +200,7 @@ class IdentityTokensTest {
         }
         var ids = ConcurrentHashMap.newKeySet();
         for (Future<IssuedIdentityToken> future : issued) {
-            IssuedIdentityToken token = future.get();
+            IssuedIdentityToken token = future.get(30, TimeUnit.SECONDS);
             assertThat(identityTokens.verify(token.token())).isPresent();
             ids.add(token.id());
         }

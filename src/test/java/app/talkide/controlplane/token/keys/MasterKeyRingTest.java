@@ -18,6 +18,18 @@ class MasterKeyRingTest {
     static final String SECRET_B = Base64.getUrlEncoder().withoutPadding().encodeToString(filled(32, 7));
 
     @Test
+    void manyTenantEnvironmentsCannotGrowTheDerivedKeyCacheWithoutBound() {
+        DerivedKeys keys = new DerivedKeys(MasterKeyRing.parse(List.of("k:" + SECRET_A), "k"));
+
+        for (int i = 0; i < DerivedKeys.MAX_CACHED + 5_000; i++) {
+            assertThat(keys.verifying("k", KeyPurpose.WORKER_TOKEN, TenantEnvironmentId.of("t" + i, "dev")))
+                    .isPresent();
+        }
+
+        assertThat(keys.cachedCount()).isLessThanOrEqualTo(DerivedKeys.MAX_CACHED);
+    }
+
+    @Test
     void activeKidSignsAndEveryKidVerifies() {
         MasterKeyRing ring = MasterKeyRing.parse(List.of("old:" + SECRET_A, "new:" + SECRET_B), "new");
         DerivedKeys keys = new DerivedKeys(ring);

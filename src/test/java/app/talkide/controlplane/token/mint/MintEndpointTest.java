@@ -3,12 +3,15 @@ package app.talkide.controlplane.token.mint;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import app.talkide.controlplane.conversation.Conversation;
+import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.support.ClockTestConfiguration;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.MutableClock;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
+import app.talkide.controlplane.tenant.TenantEnvironments;
 import app.talkide.controlplane.token.identity.IdentityTokens;
 import app.talkide.controlplane.token.identity.IssuedIdentityToken;
 import com.nimbusds.jwt.SignedJWT;
@@ -78,6 +81,36 @@ class MintEndpointTest {
         assertThat(whoami.json().get("conversationId").asString())
                 .isEqualTo(conversation.id().toString());
         assertThat(whoami.json().get("userId").asString()).isEqualTo("alice");
+    }
+
+    @Test
+    void removedMemberCannotHaveTheirWorkerMintOrSpendForThemAnyMore() {
+        String token = mint(identity.token(), conversation.id().toString())
+                .json()
+                .get("token")
+                .asString();
+        assertThat(whoami(token).status()).isEqualTo(200);
+
+        context.getBean(Memberships.class).revoke(acme, "alice");
+
+        TestHttp.Response afterRemoval =
+                mint(identity.token(), conversation.id().toString());
+        assertThat(afterRemoval.status()).isEqualTo(403);
+        assertThat(whoami(token).status()).isEqualTo(401);
+    }
+
+    @Test
+    void tenantEnvironmentBeingDeletedMintsNothingAndItsWorkerTokensStopWorking() {
+        String token = mint(identity.token(), conversation.id().toString())
+                .json()
+                .get("token")
+                .asString();
+
+        context.getBean(TenantEnvironments.class).changeStatus(acme, TenantEnvironmentStatus.DELETING);
+
+        assertThat(mint(identity.token(), conversation.id().toString()).status())
+                .isIn(401, 403);
+        assertThat(whoami(token).status()).isEqualTo(401);
     }
 
     @Test
@@ -181,6 +214,10 @@ class MintEndpointTest {
                 .contains("outcome=\"issued\"")
                 .contains("outcome=\"unauthenticated\"");
         assertThat(metrics).doesNotContain(identity.token()).doesNotContain("tkwi_");
+    }
+
+    private TestHttp.Response whoami(String workerToken) {
+        return http.get("/api/internal/worker/whoami", "X-Worker-Token", workerToken);
     }
 
     private TestHttp.Response mint(String identityToken, String conversationId) {

@@ -27,7 +27,7 @@ class WorkerTokenFuzzProperties {
     final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
     final TokenProperties properties = TokenTestSupport.properties();
     final DerivedKeys keys = TestKeys.derivedKeys(properties);
-    final WorkerTokenVerifier verifier = new WorkerTokenVerifier(keys, properties, clock);
+    final WorkerTokenVerifier verifier = new WorkerTokenVerifier(keys, tenantEnvironment -> true, properties, clock);
     final String valid = new WorkerTokenIssuer(keys, properties, clock)
             .issue(new ConversationScope(UUID.randomUUID(), TenantEnvironmentId.of("acme", "dev"), "alice"))
             .token();

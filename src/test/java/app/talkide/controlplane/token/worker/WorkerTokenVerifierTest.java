@@ -26,6 +26,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -34,12 +35,13 @@ class WorkerTokenVerifierTest {
     static final TenantEnvironmentId ACME = TenantEnvironmentId.of("acme", "dev");
     static final TenantEnvironmentId GLOBEX = TenantEnvironmentId.of("globex", "dev");
     static final UUID CONVERSATION = UUID.randomUUID();
+    static final Set<TenantEnvironmentId> KNOWN = Set.of(ACME, GLOBEX);
 
     final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
     final TokenProperties properties = TokenTestSupport.properties();
     final DerivedKeys keys = TestKeys.derivedKeys(properties);
     final WorkerTokenIssuer issuer = new WorkerTokenIssuer(keys, properties, clock);
-    final WorkerTokenVerifier verifier = new WorkerTokenVerifier(keys, properties, clock);
+    final WorkerTokenVerifier verifier = new WorkerTokenVerifier(keys, KNOWN::contains, properties, clock);
 
     @Test
     void mintedTokenVerifiesToItsScope() throws Exception {
@@ -149,6 +151,22 @@ class WorkerTokenVerifierTest {
     }
 
     @Test
+    void bogusTenantTokensDoNotGrowTheDerivedKeyCache() {
+        byte[] key = acmeKey();
+        long before = keys.cachedCount();
+        for (int i = 0; i < 20_000; i++) {
+            String token = WorkerTokenForge.sign(
+                    key,
+                    "k1",
+                    WorkerTokenForge.validClaims("t" + i, "dev", CONVERSATION, "alice", clock.instant())
+                            .build());
+            assertRejected(token, RejectionReason.UNKNOWN_TENANT_ENVIRONMENT);
+        }
+
+        assertThat(keys.cachedCount()).isEqualTo(before);
+    }
+
+    @Test
     void unknownOrMissingKidIsRejected() {
         assertRejected(WorkerTokenForge.sign(acmeKey(), "k9", claims().build()), RejectionReason.UNKNOWN_KID);
         assertRejected(WorkerTokenForge.sign(acmeKey(), h -> h, claims().build()), RejectionReason.UNKNOWN_KID);
@@ -159,7 +177,7 @@ class WorkerTokenVerifierTest {
         String signedWithK1 = issuer.issue(scope()).token();
         TokenProperties rotated = TokenTestSupport.properties(properties.keys().masterKeys(), "k2");
         DerivedKeys rotatedKeys = TestKeys.derivedKeys(rotated);
-        WorkerTokenVerifier afterRotation = new WorkerTokenVerifier(rotatedKeys, rotated, clock);
+        WorkerTokenVerifier afterRotation = new WorkerTokenVerifier(rotatedKeys, KNOWN::contains, rotated, clock);
 
         assertThat(afterRotation.verify(signedWithK1).conversationId()).isEqualTo(CONVERSATION);
         assertThat(SignedJWT.parse(new WorkerTokenIssuer(rotatedKeys, rotated, clock)
@@ -171,7 +189,8 @@ class WorkerTokenVerifierTest {
 
         TokenProperties k1Removed = TokenTestSupport.properties(
                 List.of(properties.keys().masterKeys().get(1)), "k2");
-        WorkerTokenVerifier afterRemoval = new WorkerTokenVerifier(TestKeys.derivedKeys(k1Removed), k1Removed, clock);
+        WorkerTokenVerifier afterRemoval =
+                new WorkerTokenVerifier(TestKeys.derivedKeys(k1Removed), KNOWN::contains, k1Removed, clock);
         assertThatThrownBy(() -> afterRemoval.verify(signedWithK1))
                 .isInstanceOfSatisfying(
                         WorkerTokenRejected.class, e -> assertThat(e.reason()).isEqualTo(RejectionReason.UNKNOWN_KID));

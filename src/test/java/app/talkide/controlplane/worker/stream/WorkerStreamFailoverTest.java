@@ -186,6 +186,12 @@ class WorkerStreamFailoverTest {
             }
 
             @Override
+            public java.util.Optional<ConversationEvent> lastOfTypes(
+                    UUID conversationId, java.util.Collection<String> types) {
+                return eventLog.lastOfTypes(conversationId, types);
+            }
+
+            @Override
             public List<ConversationEvent> readAfter(UUID conversationId, long afterSeq, int limit) {
                 return eventLog.readAfter(conversationId, afterSeq, limit);
             }

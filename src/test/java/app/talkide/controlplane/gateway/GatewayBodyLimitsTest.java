@@ -1,0 +1,156 @@
+package app.talkide.controlplane.gateway;
+
+import static app.talkide.controlplane.gateway.AnthropicFixtures.OPUS;
+import static app.talkide.controlplane.gateway.GatewayTestSupport.API_KEY;
+import static app.talkide.controlplane.gateway.GatewayTestSupport.MESSAGES;
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import app.talkide.controlplane.budget.UserBudgetService;
+import app.talkide.controlplane.budget.UserBudgetSettings;
+import app.talkide.controlplane.support.DatabaseTest;
+import app.talkide.controlplane.support.RawHttp;
+import app.talkide.controlplane.support.TestHttp;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.ByteArrayInputStream;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** The gateway's body limits: checked before a body is read, and bounded across all calls at once. */
+@DirtiesContext
+@DatabaseTest
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "talkide.gateway.api-key=" + API_KEY,
+            "talkide.gateway.max-request-size=64KB",
+            "talkide.gateway.max-bytes-in-flight=128KB"
+        })
+class GatewayBodyLimitsTest {
+
+    /** Declared, never sent in full: the server can only answer such a request before reading it. */
+    static final int DECLARED = 60 * 1024;
+
+    @RegisterExtension
+    static WireMockExtension upstream = WireMockExtension.newInstance()
+            .options(wireMockConfig().dynamicPort())
+            .build();
+
+    @DynamicPropertySource
+    static void upstreamUrl(DynamicPropertyRegistry registry) {
+        registry.add("talkide.gateway.upstream-url", upstream::baseUrl);
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    ApplicationContext context;
+
+    @Autowired
+    UserBudgetService budgets;
+
+    @Autowired
+    MeterRegistry meters;
+
+    GatewayTestSupport worker;
+
+    @BeforeEach
+    void setUp() {
+        worker = GatewayTestSupport.newWorker(context);
+        upstream.stubFor(post(urlPathEqualTo("/v1/messages"))
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(AnthropicFixtures.json(OPUS, AnthropicFixtures.usage(1, 0, 0, 1)))));
+    }
+
+    @Test
+    void userOverFairUseIsRefusedBeforeTheGatewayReadsTheirUpload() {
+        budgets.configure(worker.userId(), new UserBudgetSettings(null, null, null, 1, null));
+        assertThat(new TestHttp(port)
+                        .postJson(
+                                MESSAGES, AnthropicFixtures.request(OPUS, false, 10), "X-Worker-Token", worker.token())
+                        .status())
+                .isEqualTo(200);
+
+        try (RawHttp raw = new RawHttp(port, Duration.ofSeconds(10))) {
+            String response =
+                    raw.send(head(worker.token(), DECLARED) + "{\"model\":").response();
+
+            assertThat(RawHttp.status(response)).isEqualTo(429);
+            assertThat(response).contains("rate_limit_error").contains("x-talkide-denial-reason: fair_use");
+        }
+    }
+
+    @Test
+    void parallelLargeUploadsCannotHoldMoreThanTheInFlightLimit() {
+        try (RawHttp first = new RawHttp(port, Duration.ofSeconds(10));
+                RawHttp second = new RawHttp(port, Duration.ofSeconds(10))) {
+            // Two uploads of 60 KiB each hold 120 of the 128 KiB while their bodies trickle in.
+            first.send(head(worker.token(), DECLARED) + "{");
+            second.send(head(GatewayTestSupport.newWorker(context).token(), DECLARED) + "{");
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> meters.get("talkide.gateway.request.bytes.held")
+                                    .gauge()
+                                    .value()
+                            >= 2 * DECLARED);
+
+            try (RawHttp third = new RawHttp(port, Duration.ofSeconds(10))) {
+                String refused =
+                        third.send(head(worker.token(), DECLARED) + "{").response();
+                assertThat(RawHttp.status(refused)).isEqualTo(529);
+                assertThat(refused).contains("overloaded_error").containsIgnoringCase("retry-after: 1");
+            }
+        }
+        // The uploads that went away give their share back.
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(chunked(48 * 1024).status()).isEqualTo(200));
+        upstream.verify(1, anyRequestedFor(anyUrl()));
+    }
+
+    @Test
+    void chunkedBodyOverTheLimitIs413InAnthropicShape() {
+        TestHttp.Response response = chunked(100 * 1024);
+
+        assertThat(response.status()).isEqualTo(413);
+        assertThat(response.json().path("error").path("type").asString()).isEqualTo("request_too_large");
+        upstream.verify(0, anyRequestedFor(anyUrl()));
+    }
+
+    /** A valid request padded to about {@code size} bytes, sent without a length (chunked). */
+    private TestHttp.Response chunked(int size) {
+        String body = "{\"model\":\"" + OPUS + "\",\"max_tokens\":10,\"messages\":[{\"role\":\"user\",\"content\":\""
+                + "x".repeat(size) + "\"}]}";
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        TestHttp http = new TestHttp(port);
+        return http.send(http.request(MESSAGES)
+                .header("X-Worker-Token", worker.token())
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(bytes)))
+                .build());
+    }
+
+    private String head(String token, int contentLength) {
+        return "POST " + MESSAGES + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Worker-Token: " + token
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + contentLength + "\r\n\r\n";
+    }
+}

@@ -89,6 +89,7 @@ class GatewayController {
                         call.requestId());
             }
         } finally {
+            GatewayCallLog.ended(call);
             metrics.completed(call.endpoint(), call.outcomeTag(), call.elapsed());
             var firstByte = call.timeToFirstByte();
             if (firstByte != null) {

@@ -7,6 +7,7 @@ import app.talkide.controlplane.conversation.MessageAccepted;
 import app.talkide.controlplane.conversation.MessageOutbox;
 import app.talkide.controlplane.conversation.NewConversationEvent;
 import app.talkide.controlplane.conversation.OutboxMessage;
+import app.talkide.controlplane.observability.LogContext;
 import app.talkide.controlplane.worker.WorkerLocation;
 import app.talkide.controlplane.worker.WorkerLocator;
 import app.talkide.controlplane.worker.WorkerProperties;
@@ -120,18 +121,29 @@ class MessageDelivery implements SmartLifecycle {
         if (scope.isEmpty()) {
             return;
         }
+        try (LogContext ids = LogContext.of(
+                scope.get().tenantEnvironment().tenant(),
+                scope.get().tenantEnvironment().env(),
+                conversationId,
+                scope.get().ownerUserId())) {
+            deliverAll(scope.get());
+        }
+    }
+
+    private void deliverAll(ConversationScope scope) throws InterruptedException {
+        UUID conversationId = scope.conversationId();
         Backoff backoff = new Backoff(settings.initialBackoff(), settings.maxBackoff());
         Optional<OutboxMessage> next;
         while (active && (next = outbox.nextUndelivered(conversationId)).isPresent()) {
             OutboxMessage message = next.get();
-            WorkerLocation location = runtime.locate(scope.get().tenantEnvironment());
+            WorkerLocation location = runtime.locate(scope.tenantEnvironment());
             if (!location.isReady()) {
                 notices.report(conversationId, statusOf(location.readiness()), location.detail());
                 Thread.sleep(backoff.next());
                 continue;
             }
             try {
-                if (attempt(scope.get(), location, message)) {
+                if (attempt(scope, location, message)) {
                     backoff.reset();
                 }
             } catch (WorkerCallFailed failed) {

@@ -28,7 +28,7 @@ import org.springframework.core.env.Environment;
 /**
  * The chart's alert rules name only metrics the application really exports: a running instance (local
  * mode, the simulator as Anthropic) is used the way the alerts watch it, then its Prometheus endpoint is
- * scraped. The provisioning group's metrics exist only with the Kubernetes runtime and are not checked here.
+ * scraped. The provisioning group (Kubernetes runtime only) is checked by {@code ProvisioningAlertMetricsTest}.
  */
 @DatabaseTest
 @SpringBootTest(

@@ -3,10 +3,31 @@
 import {api} from './api.js';
 import {dollars, fill, h, when} from './dom.js';
 
+// The gateway settles a call in the background after relaying its answer, so a turn's end can reach the
+// page before its reservation is released: after a turn ends, look again a few times while some is held.
+const SETTLE_CHECKS_MS = [0, 1000, 2000, 4000, 8000];
+
 export class BudgetBar {
   constructor(element) {
     this.element = element;
     this.status = null;
+    this.settleTimer = null;
+  }
+
+  /**
+   * A turn ended (live or caught up from history): refresh now, and again while a reservation is still
+   * held, until it is gone or the checks run out. Many ends at once (a history page) cost one check.
+   */
+  afterTurn() {
+    clearTimeout(this.settleTimer);
+    const check = (attempt) => {
+      this.settleTimer = setTimeout(async () => {
+        const status = await this.refresh();
+        const held = status !== null && Number(status.reservedMicros) > 0;
+        if (held && attempt + 1 < SETTLE_CHECKS_MS.length) check(attempt + 1);
+      }, SETTLE_CHECKS_MS[attempt]);
+    };
+    check(0);
   }
 
   async refresh() {

@@ -126,7 +126,7 @@ async function openFromHash() {
   if (conversation.tenant && chosen().tenant !== conversation.tenant) {
     byId('tenant-env').value = `${conversation.tenant}/${conversation.env}`;
   }
-  view = new ConversationView(byId('conversation'), conversation, {onTurnEnd: () => budget.refresh()});
+  view = new ConversationView(byId('conversation'), conversation, {onTurnEnd: () => budget.afterTurn()});
   renderConversations();
   await view.open();
 }

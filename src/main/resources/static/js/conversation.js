@@ -204,8 +204,9 @@ export class ConversationView {
       this.banner.textContent = words || '';
       return;
     }
-    const ended = this.transcript.apply(type, data);
-    if (ended && live) this.onTurnEnd(type, data);
+    // Every end the page receives, from history too: a turn that ended while the page was reloading or
+    // reconnecting arrives that way, and the budget bar may still show its reservation.
+    if (this.transcript.apply(type, data)) this.onTurnEnd(type, data, live);
   }
 
   async send() {

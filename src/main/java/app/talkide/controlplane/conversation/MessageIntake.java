@@ -1,5 +1,6 @@
 package app.talkide.controlplane.conversation;
 
+import app.talkide.controlplane.observability.Traces;
 import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
@@ -32,18 +33,21 @@ public class MessageIntake {
     private final ApplicationEventPublisher events;
     private final TransactionTemplate transactions;
     private final Clock clock;
+    private final Traces traces;
 
     MessageIntake(
             OutboxRepository repository,
             ConversationEventLog eventLog,
             ApplicationEventPublisher events,
             PlatformTransactionManager transactionManager,
-            Clock clock) {
+            Clock clock,
+            Traces traces) {
         this.repository = repository;
         this.eventLog = eventLog;
         this.events = events;
         this.transactions = new TransactionTemplate(transactionManager);
         this.clock = clock;
+        this.traces = traces;
     }
 
     /** The caller has checked that the sender may write to the conversation. */
@@ -66,7 +70,8 @@ public class MessageIntake {
         if (existing.isPresent()) {
             return repeated(existing.get(), text);
         }
-        OutboxMessage message = new OutboxMessage(UUID.randomUUID(), conversation.id(), text, clock.instant());
+        OutboxMessage message =
+                new OutboxMessage(UUID.randomUUID(), conversation.id(), text, clock.instant(), traces.traceparent());
         if (!repository.insertIfAbsent(message, clientMessageId, sender)) {
             return repeated(
                     repository

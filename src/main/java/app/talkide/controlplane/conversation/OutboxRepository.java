@@ -29,8 +29,8 @@ class OutboxRepository {
     boolean insertIfAbsent(OutboxMessage message, String clientMessageId, String senderUserId) {
         return jdbc.sql("""
                                 insert into conversation_message
-                                    (id, conversation_id, client_message_id, sender_user_id, text, accepted_at)
-                                values (:id, :conversation, :clientId, :sender, :text, :acceptedAt)
+                                    (id, conversation_id, client_message_id, sender_user_id, text, accepted_at, trace_parent)
+                                values (:id, :conversation, :clientId, :sender, :text, :acceptedAt, :traceParent)
                                 on conflict do nothing
                                 """)
                         .param("id", message.id())
@@ -39,6 +39,7 @@ class OutboxRepository {
                         .param("sender", senderUserId)
                         .param("text", message.text())
                         .param("acceptedAt", Timestamp.from(message.acceptedAt()))
+                        .param("traceParent", message.traceParent(), java.sql.Types.VARCHAR)
                         .update()
                 == 1;
     }
@@ -84,6 +85,7 @@ class OutboxRepository {
                 rs.getObject("id", UUID.class),
                 rs.getObject("conversation_id", UUID.class),
                 rs.getString("text"),
-                rs.getTimestamp("accepted_at").toInstant());
+                rs.getTimestamp("accepted_at").toInstant(),
+                rs.getString("trace_parent"));
     }
 }

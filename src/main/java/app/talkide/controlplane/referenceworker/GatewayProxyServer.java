@@ -30,7 +30,7 @@ final class GatewayProxyServer implements AutoCloseable {
     static final String GATEWAY_PATH = "/api/internal/gateway/anthropic";
     /** Request headers the Anthropic client may send that the gateway needs; everything else stays here. */
     private static final List<String> FORWARDED_REQUEST_HEADERS =
-            List.of("content-type", "accept", "anthropic-version", "anthropic-beta");
+            List.of("content-type", "accept", "anthropic-version", "anthropic-beta", Traceparent.HEADER);
 
     private static final Set<String> FORWARDED_RESPONSE_HEADERS = Set.of(
             "content-type",
@@ -77,7 +77,9 @@ final class GatewayProxyServer implements AutoCloseable {
             byte[] body = exchange.getRequestBody().readAllBytes();
             String token;
             try {
-                token = minter.mint(conversationId);
+                token = minter.mint(
+                        conversationId,
+                        Traceparent.valid(exchange.getRequestHeaders().getFirst(Traceparent.HEADER)));
             } catch (WorkerTokenMinter.MintFailed failed) {
                 int status = failed.status == 0 ? 502 : failed.status;
                 anthropicError(exchange, status, errorType(status), failed.getMessage());

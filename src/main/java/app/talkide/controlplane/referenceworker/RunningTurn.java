@@ -15,8 +15,21 @@ final class RunningTurn {
     private volatile boolean interrupted;
     private volatile boolean abandoned;
 
+    /** The W3C trace context of the command that started the turn; its calls back continue it. */
+    private final @Nullable String traceparent;
+
     RunningTurn(String messageId) {
+        this(messageId, null);
+    }
+
+    RunningTurn(String messageId, @Nullable String traceparent) {
         this.messageId = messageId;
+        this.traceparent = traceparent;
+    }
+
+    @Nullable
+    String traceparent() {
+        return traceparent;
     }
 
     UUID id() {

@@ -115,7 +115,8 @@ final class SessionRoutes implements HttpHandler {
         JsonNode request = HttpExchanges.JSON.readTree(body);
         String messageId = text(request, "messageId", MAX_ID);
         String text = text(request, "text", MAX_TEXT);
-        RunningTurn turn = new RunningTurn(messageId);
+        RunningTurn turn = new RunningTurn(
+                messageId, Traceparent.valid(exchange.getRequestHeaders().getFirst(Traceparent.HEADER)));
         switch (session.accept(messageId, turn)) {
             case STARTED -> {
                 Thread.ofVirtual().name("turn-" + turn.id()).start(() -> {

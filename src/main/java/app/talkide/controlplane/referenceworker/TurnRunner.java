@@ -95,14 +95,18 @@ final class TurnRunner {
                 .put("system", SYSTEM_PROMPT);
         body.set("messages", HttpExchanges.JSON.valueToTree(session.transcript()));
         body.set("tools", tools.definitions());
-        HttpRequest request = HttpRequest.newBuilder(
+        HttpRequest.Builder builder = HttpRequest.newBuilder(
                         java.net.URI.create(proxy.baseUrlFor(session.id()) + "/v1/messages?beta=true"))
                 .header("Content-Type", "application/json")
                 .header("anthropic-version", "2023-06-01")
                 // Inert: the local proxy replaces it with a freshly minted WorkerToken.
                 .header("Authorization", "Bearer talkide-local-proxy")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(HttpExchanges.JSON.writeValueAsBytes(body)))
-                .build();
+                .POST(HttpRequest.BodyPublishers.ofByteArray(HttpExchanges.JSON.writeValueAsBytes(body)));
+        if (turn.traceparent() != null) {
+            // The local proxy passes it on to the mint and the gateway: the turn's calls join its trace.
+            builder.header(Traceparent.HEADER, turn.traceparent());
+        }
+        HttpRequest request = builder.build();
         HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream in = response.body()) {
             turn.reading(in);

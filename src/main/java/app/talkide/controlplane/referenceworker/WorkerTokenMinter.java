@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -36,13 +37,17 @@ final class WorkerTokenMinter {
         this.identityToken = identityToken;
     }
 
-    String mint(UUID conversationId) throws MintFailed, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(mintUrl)
+    /** Mints for the conversation; a {@code traceparent} makes the mint part of that trace. */
+    String mint(UUID conversationId, @Nullable String traceparent) throws MintFailed, InterruptedException {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(mintUrl)
                 .timeout(Duration.ofSeconds(10))
                 .header("Authorization", "Bearer " + identityToken)
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"conversationId\":\"" + conversationId + "\"}"))
-                .build();
+                .POST(HttpRequest.BodyPublishers.ofString("{\"conversationId\":\"" + conversationId + "\"}"));
+        if (traceparent != null) {
+            builder.header(Traceparent.HEADER, traceparent);
+        }
+        HttpRequest request = builder.build();
         HttpResponse<String> response;
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofString());

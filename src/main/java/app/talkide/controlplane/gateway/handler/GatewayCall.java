@@ -28,6 +28,7 @@ final class GatewayCall {
     private String model = "";
     private @Nullable ModelPrice price;
     private @Nullable CallOutcome outcome;
+    private @Nullable UsageRecord recorded;
 
     /**
      * @param startNanos when the controller got the call
@@ -131,7 +132,7 @@ final class GatewayCall {
 
     UsageRecord record(TokenCounts tokens, long costMicros, CallOutcome outcome) {
         this.outcome = outcome;
-        return new UsageRecord(
+        recorded = new UsageRecord(
                 requestId,
                 worker.tenantEnvironment().tenant(),
                 worker.tenantEnvironment().env(),
@@ -147,5 +148,21 @@ final class GatewayCall {
                 startedAt,
                 elapsed(),
                 timeToFirstByte());
+        return recorded;
+    }
+
+    /** What the call used and cost, once it is known; null for a call refused before pricing. */
+    @Nullable
+    UsageRecord recorded() {
+        return recorded;
+    }
+
+    String model() {
+        return model;
+    }
+
+    @Nullable
+    Integer upstreamStatus() {
+        return upstreamStatus;
     }
 }

@@ -2,6 +2,7 @@ package app.talkide.controlplane.gateway.handler;
 
 import app.talkide.controlplane.gateway.AnthropicErrors;
 import app.talkide.controlplane.gateway.filter.GatewayPaths;
+import app.talkide.controlplane.observability.Traces;
 import app.talkide.controlplane.token.WorkerPrincipal;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -31,12 +32,19 @@ class GatewayController {
     private final CountTokensHandler countTokens;
     private final GatewayMetrics metrics;
     private final Clock clock;
+    private final Traces traces;
 
-    GatewayController(MessagesHandler messages, CountTokensHandler countTokens, GatewayMetrics metrics, Clock clock) {
+    GatewayController(
+            MessagesHandler messages,
+            CountTokensHandler countTokens,
+            GatewayMetrics metrics,
+            Clock clock,
+            Traces traces) {
         this.messages = messages;
         this.countTokens = countTokens;
         this.metrics = metrics;
         this.clock = clock;
+        this.traces = traces;
     }
 
     @RequestMapping(GatewayPaths.PREFIX + "/**")
@@ -104,6 +112,8 @@ class GatewayController {
                         call.requestId());
             }
         } finally {
+            GatewayCallLog.ended(call);
+            GatewayCallLog.tagSpan(traces, call);
             metrics.completed(call.endpoint(), call.outcomeTag(), call.elapsed());
             var firstByte = call.timeToFirstByte();
             if (firstByte != null) {

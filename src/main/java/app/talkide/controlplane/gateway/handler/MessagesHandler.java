@@ -14,6 +14,7 @@ import app.talkide.controlplane.gateway.metering.JsonUsageScanner;
 import app.talkide.controlplane.gateway.metering.StreamMeter;
 import app.talkide.controlplane.gateway.pricing.ModelPrice;
 import app.talkide.controlplane.gateway.pricing.PriceList;
+import app.talkide.controlplane.observability.Traces;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -40,6 +41,7 @@ class MessagesHandler {
     private final GatewayMetrics metrics;
     private final StallWatchdog watchdog;
     private final Settlements settlements;
+    private final Traces traces;
 
     MessagesHandler(
             GatewayProperties properties,
@@ -49,7 +51,8 @@ class MessagesHandler {
             UserBudgetService budgets,
             GatewayMetrics metrics,
             StallWatchdog watchdog,
-            Settlements settlements) {
+            Settlements settlements,
+            Traces traces) {
         this.properties = properties;
         this.bodies = bodies;
         this.forwarder = forwarder;
@@ -58,6 +61,7 @@ class MessagesHandler {
         this.metrics = metrics;
         this.watchdog = watchdog;
         this.settlements = settlements;
+        this.traces = traces;
     }
 
     void handle(GatewayCall call, HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -114,7 +118,14 @@ class MessagesHandler {
         Reservation reservation = ((Reserved) decision).reservation();
         Outcome outcome = Outcome.free(CallOutcome.UPSTREAM_ERROR);
         try {
-            outcome = forward(call, request, response, target, held, reservation, firstOutput);
+            // The upstream exchange, from sending the request to the answer's last byte, as a child span.
+            try (Traces.SpanScope upstream = traces.child("anthropic " + call.endpoint())) {
+                upstream.tag("gen_ai.request.model", parsed.model());
+                outcome = forward(call, request, response, target, held, reservation, firstOutput);
+                Integer status = call.upstreamStatus();
+                upstream.tag("http.response.status_code", status == null ? "none" : status.toString());
+                upstream.tag("talkide.gateway.outcome", outcome.outcome().code());
+            }
             finish(response);
         } finally {
             long cost = price.cost(outcome.tokens());

@@ -2,7 +2,6 @@ package app.talkide.controlplane.token.mint;
 
 import app.talkide.controlplane.conversation.ConversationDirectory;
 import app.talkide.controlplane.conversation.ConversationScope;
-import app.talkide.controlplane.token.identity.IdentityTokens;
 import app.talkide.controlplane.token.identity.VerifiedIdentity;
 import app.talkide.controlplane.token.worker.IssuedWorkerToken;
 import app.talkide.controlplane.token.worker.OwnerStanding;
@@ -11,11 +10,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.validation.Valid;
 import java.time.Clock;
 import java.util.UUID;
-import org.jspecify.annotations.Nullable;
-import org.springframework.http.HttpHeaders;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -25,9 +21,6 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class MintController {
 
-    private static final String BEARER = "Bearer ";
-
-    private final IdentityTokens identityTokens;
     private final ConversationDirectory conversations;
     private final WorkerTokenIssuer issuer;
     private final OwnerStanding ownerStanding;
@@ -36,14 +29,12 @@ class MintController {
     private final Clock clock;
 
     MintController(
-            IdentityTokens identityTokens,
             ConversationDirectory conversations,
             WorkerTokenIssuer issuer,
             OwnerStanding ownerStanding,
             MintRateLimiter rateLimiter,
             MeterRegistry meters,
             Clock clock) {
-        this.identityTokens = identityTokens;
         this.conversations = conversations;
         this.issuer = issuer;
         this.ownerStanding = ownerStanding;
@@ -53,12 +44,8 @@ class MintController {
     }
 
     @PostMapping("/api/v1/worker-gateway/token/mint")
-    MintResponse mint(
-            @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) @Nullable String authorization,
-            @Valid @RequestBody MintRequest request) {
-        VerifiedIdentity identity = identityTokens
-                .verify(bearer(authorization))
-                .orElseThrow(() -> counted("unauthenticated", new InvalidIdentityToken()));
+    MintResponse mint(VerifiedIdentity identity, @Valid @RequestBody MintRequest request) {
+        // identity first: MintCallerResolver authenticates before the body is read (401 before 400).
         rateLimiter.tryAcquire(identity.tokenId()).ifPresent(retryAfter -> {
             throw counted("rate_limited", new MintRateExceeded(retryAfter));
         });
@@ -73,13 +60,6 @@ class MintController {
         long expiresIn =
                 Math.max(0, token.expiresAt().getEpochSecond() - clock.instant().getEpochSecond());
         return new MintResponse(token.token(), token.expiresAt(), expiresIn);
-    }
-
-    private static @Nullable String bearer(@Nullable String authorization) {
-        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-            return null;
-        }
-        return authorization.substring(BEARER.length()).trim();
     }
 
     private <E extends RuntimeException> E counted(String outcome, E error) {

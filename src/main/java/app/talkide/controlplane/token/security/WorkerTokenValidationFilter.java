@@ -1,6 +1,7 @@
 package app.talkide.controlplane.token.security;
 
 import app.talkide.controlplane.conversation.ConversationDirectory;
+import app.talkide.controlplane.observability.LogContext;
 import app.talkide.controlplane.token.RejectionReason;
 import app.talkide.controlplane.token.WorkerPrincipal;
 import app.talkide.controlplane.token.WorkerTokenRejectionResponder;
@@ -65,7 +66,11 @@ public final class WorkerTokenValidationFilter extends OncePerRequestFilter {
         SecurityContext context = contexts.createEmptyContext();
         context.setAuthentication(new WorkerTokenAuthentication(principal));
         contexts.setContext(context);
-        try {
+        try (LogContext ids = LogContext.of(
+                principal.tenantEnvironment().tenant(),
+                principal.tenantEnvironment().env(),
+                principal.conversationId(),
+                principal.userId())) {
             chain.doFilter(request, response);
         } finally {
             contexts.clearContext();

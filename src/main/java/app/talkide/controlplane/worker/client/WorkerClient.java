@@ -1,5 +1,6 @@
 package app.talkide.controlplane.worker.client;
 
+import app.talkide.controlplane.observability.Traces;
 import app.talkide.controlplane.token.command.CommandTokenFormat;
 import app.talkide.controlplane.token.command.CommandTokenSigner;
 import app.talkide.controlplane.worker.WorkerLocation;
@@ -31,10 +32,12 @@ public class WorkerClient {
     private final CommandTokenSigner signer;
     private final WorkerProperties properties;
     private final HttpClient http;
+    private final Traces traces;
 
-    WorkerClient(CommandTokenSigner signer, WorkerProperties properties) {
+    WorkerClient(CommandTokenSigner signer, WorkerProperties properties, Traces traces) {
         this.signer = signer;
         this.properties = properties;
+        this.traces = traces;
         this.http = HttpClient.newBuilder()
                 // Workers speak plain HTTP/1.1; no h2c upgrade dance on every call.
                 .version(HttpClient.Version.HTTP_1_1)
@@ -126,8 +129,13 @@ public class WorkerClient {
 
     private HttpRequest.Builder signed(WorkerLocation at, String method, String path, byte[] body) {
         String token = signer.sign(at.tenantEnvironment(), method, path, body);
-        return HttpRequest.newBuilder(URI.create(stripSlash(at.baseUrl().toString()) + path))
+        HttpRequest.Builder request = HttpRequest.newBuilder(
+                        URI.create(stripSlash(at.baseUrl().toString()) + path))
                 .header(CommandTokenFormat.HEADER, token);
+        // The worker continues the trace on its calls back (docs/worker-contract.md). The command token
+        // binds method, path and body only, so this header changes nothing it checks.
+        traces.inject(request::header);
+        return request;
     }
 
     private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) throws WorkerCallFailed {

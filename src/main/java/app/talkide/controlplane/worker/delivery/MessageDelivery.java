@@ -7,6 +7,8 @@ import app.talkide.controlplane.conversation.MessageAccepted;
 import app.talkide.controlplane.conversation.MessageOutbox;
 import app.talkide.controlplane.conversation.NewConversationEvent;
 import app.talkide.controlplane.conversation.OutboxMessage;
+import app.talkide.controlplane.observability.LogContext;
+import app.talkide.controlplane.observability.Traces;
 import app.talkide.controlplane.worker.WorkerLocation;
 import app.talkide.controlplane.worker.WorkerLocator;
 import app.talkide.controlplane.worker.WorkerProperties;
@@ -57,6 +59,7 @@ class MessageDelivery implements SmartLifecycle {
     private final WorkerStatusNotices notices;
     private final ConversationEventLog eventLog;
     private final WorkerProperties.Delivery settings;
+    private final Traces traces;
     /** One delivery loop per conversation on this replica; the flag asks a running loop to look again. */
     private final Map<UUID, Boolean> running = new ConcurrentHashMap<>();
 
@@ -72,7 +75,8 @@ class MessageDelivery implements SmartLifecycle {
             TurnEnds turnEnds,
             WorkerStatusNotices notices,
             ConversationEventLog eventLog,
-            WorkerProperties properties) {
+            WorkerProperties properties,
+            Traces traces) {
         this.outbox = outbox;
         this.directory = directory;
         this.runtime = runtime;
@@ -82,6 +86,7 @@ class MessageDelivery implements SmartLifecycle {
         this.notices = notices;
         this.eventLog = eventLog;
         this.settings = properties.delivery();
+        this.traces = traces;
     }
 
     @EventListener
@@ -120,18 +125,29 @@ class MessageDelivery implements SmartLifecycle {
         if (scope.isEmpty()) {
             return;
         }
+        try (LogContext ids = LogContext.of(
+                scope.get().tenantEnvironment().tenant(),
+                scope.get().tenantEnvironment().env(),
+                conversationId,
+                scope.get().ownerUserId())) {
+            deliverAll(scope.get());
+        }
+    }
+
+    private void deliverAll(ConversationScope scope) throws InterruptedException {
+        UUID conversationId = scope.conversationId();
         Backoff backoff = new Backoff(settings.initialBackoff(), settings.maxBackoff());
         Optional<OutboxMessage> next;
         while (active && (next = outbox.nextUndelivered(conversationId)).isPresent()) {
             OutboxMessage message = next.get();
-            WorkerLocation location = runtime.locate(scope.get().tenantEnvironment());
+            WorkerLocation location = runtime.locate(scope.tenantEnvironment());
             if (!location.isReady()) {
                 notices.report(conversationId, statusOf(location.readiness()), location.detail());
                 Thread.sleep(backoff.next());
                 continue;
             }
             try {
-                if (attempt(scope.get(), location, message)) {
+                if (attempt(scope, location, message)) {
                     backoff.reset();
                 }
             } catch (WorkerCallFailed failed) {
@@ -145,14 +161,20 @@ class MessageDelivery implements SmartLifecycle {
     private boolean attempt(ConversationScope scope, WorkerLocation location, OutboxMessage message)
             throws WorkerCallFailed, InterruptedException {
         UUID conversationId = scope.conversationId();
-        client.openSession(location, conversationId, scope.ownerUserId(), true);
-        streams.ensureConsuming(scope);
-        TurnEnds.Waiter turnEnd = turnEnds.next(conversationId);
+        TurnEnds.Waiter turnEnd;
         MessageOutcome outcome;
-        try {
-            outcome = client.postMessage(location, conversationId, message.id(), message.text());
-        } catch (SessionUnknown unknown) {
-            return false; // the worker lost the session between the two calls: open it again
+        // Continues the trace of the browser request that sent the message (stored with it in the outbox).
+        try (Traces.SpanScope span = traces.continueTrace("deliver message", message.traceParent())) {
+            span.tag("talkide.message.id", message.id().toString());
+            client.openSession(location, conversationId, scope.ownerUserId(), true);
+            streams.ensureConsuming(scope);
+            turnEnd = turnEnds.next(conversationId);
+            try {
+                outcome = client.postMessage(location, conversationId, message.id(), message.text());
+            } catch (SessionUnknown unknown) {
+                return false; // the worker lost the session between the two calls: open it again
+            }
+            span.tag("talkide.delivery.outcome", outcome.name().toLowerCase(java.util.Locale.ROOT));
         }
         notices.ready(conversationId);
         switch (outcome) {

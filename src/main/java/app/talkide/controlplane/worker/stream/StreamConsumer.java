@@ -3,6 +3,7 @@ package app.talkide.controlplane.worker.stream;
 import app.talkide.controlplane.conversation.ConversationEventLog;
 import app.talkide.controlplane.conversation.ConversationScope;
 import app.talkide.controlplane.conversation.NewConversationEvent;
+import app.talkide.controlplane.observability.LogContext;
 import app.talkide.controlplane.worker.WorkerLocation;
 import app.talkide.controlplane.worker.WorkerLocator;
 import app.talkide.controlplane.worker.WorkerProperties;
@@ -78,6 +79,7 @@ final class StreamConsumer implements Runnable {
     private volatile @Nullable Thread appender;
     private final StreamCursor cursor;
     private final TurnActivity activity;
+    private final TurnLog turnLog;
     private boolean warnedUnauthorized;
     volatile long demandSeen;
 
@@ -115,14 +117,19 @@ final class StreamConsumer implements Runnable {
                 this::stop);
         this.demandSeen = lease.demand();
         this.activity = new TurnActivity(settings.idleRelease(), clock);
+        this.turnLog = new TurnLog(clock);
     }
 
     @Override
     public void run() {
         appender = Thread.ofVirtual()
                 .name("worker-stream-appender-" + scope.conversationId())
-                .start(this::appendLoop);
-        try {
+                .start(() -> {
+                    try (LogContext ids = logContext()) {
+                        appendLoop();
+                    }
+                });
+        try (LogContext ids = logContext()) {
             read();
         } finally {
             Thread stopping = appender;
@@ -250,6 +257,7 @@ final class StreamConsumer implements Runnable {
                 continue;
             }
             boolean turnEnded = batch.stream().anyMatch(e -> WorkerEventMapper.TURN_ENDS.contains(e.type()));
+            turnLog.appended(batch);
             batch.clear();
             if (turnEnded) {
                 turnEnds.ended(scope.conversationId());
@@ -293,6 +301,14 @@ final class StreamConsumer implements Runnable {
         } catch (WorkerCallFailed e) {
             log.debug("Reopening the session of {} failed: {}", scope.conversationId(), e.getMessage());
         }
+    }
+
+    private LogContext logContext() {
+        return LogContext.of(
+                scope.tenantEnvironment().tenant(),
+                scope.tenantEnvironment().env(),
+                scope.conversationId(),
+                scope.ownerUserId());
     }
 
     void writeCursor() {

@@ -135,6 +135,20 @@ class MintEndpointTest {
     }
 
     @Test
+    void mintWhenUnauthenticatedThenUnauthorizedWhateverTheBody() {
+        // Authentication comes first: a caller without a valid identity token learns nothing about
+        // what a valid body looks like.
+        TestHttp.Response malformedId = http.postJson(MINT, "{\"conversationId\":\"not-a-uuid\"}");
+        TestHttp.Response notJson = http.postJson(MINT, "{oops", "Authorization", "Bearer tkwi_" + "D".repeat(43));
+        TestHttp.Response empty = http.postJson(MINT, "{}");
+
+        assertThat(malformedId.status()).isEqualTo(401);
+        assertThat(malformedId.header("WWW-Authenticate")).contains("invalid_token");
+        assertThat(notJson.status()).isEqualTo(401);
+        assertThat(empty.status()).isEqualTo(401);
+    }
+
+    @Test
     void mintWithRevokedIdentityTokenIsUnauthorized() {
         assertThat(mint(identity.token(), conversation.id().toString()).status())
                 .isEqualTo(200);

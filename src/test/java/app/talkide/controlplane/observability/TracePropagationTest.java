@@ -1,0 +1,182 @@
+package app.talkide.controlplane.observability;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.ok;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import app.talkide.controlplane.membership.Memberships;
+import app.talkide.controlplane.support.AnthropicStreams;
+import app.talkide.controlplane.support.DatabaseTest;
+import app.talkide.controlplane.support.Fixtures;
+import app.talkide.controlplane.support.TestHttp;
+import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.micrometer.tracing.test.autoconfigure.AutoConfigureTracing;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * One trace follows a user message over real sockets: the browser's POST, the outbox delivery and its
+ * signed command to the embedded reference worker, and the worker's calls back (mint, then the gateway,
+ * whose upstream call is a child span) carrying the W3C {@code traceparent}.
+ */
+@DatabaseTest
+@AutoConfigureTracing
+@Import(TracePropagationTest.Spans.class)
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "management.tracing.sampling.probability=1.0",
+            "management.opentelemetry.tracing.export.schedule-delay=100ms",
+            "talkide.worker.delivery.initial-backoff=50ms"
+        })
+class TracePropagationTest {
+
+    static final String DEV = TestHttp.basic("dev", "dev");
+    static final String MODEL = "claude-sonnet-4-5-20250929";
+    static final WireMockServer anthropic =
+            new WireMockServer(WireMockConfiguration.options().dynamicPort());
+
+    static {
+        anthropic.start();
+    }
+
+    @TestConfiguration(proxyBeanMethods = false)
+    static class Spans {
+        @Bean
+        InMemorySpanExporter inMemorySpanExporter() {
+            return InMemorySpanExporter.create();
+        }
+    }
+
+    @DynamicPropertySource
+    static void anthropicUpstream(DynamicPropertyRegistry registry) {
+        registry.add("talkide.gateway.api-key", () -> "sk-ant-test-key");
+        registry.add("talkide.gateway.upstream-url", () -> "http://127.0.0.1:" + anthropic.port());
+        registry.add("talkide.localdev.worker-model", () -> MODEL);
+    }
+
+    @AfterAll
+    static void stopAnthropic() {
+        anthropic.stop();
+    }
+
+    @Autowired
+    ApplicationContext context;
+
+    @Autowired
+    InMemorySpanExporter spans;
+
+    @LocalServerPort
+    int port;
+
+    @Test
+    void oneTraceSpansTheBrowserCallTheDeliveryTheWorkersMintAndTheGatewayWithItsUpstream() {
+        anthropic.stubFor(post(urlPathEqualTo("/v1/messages"))
+                .willReturn(ok().withHeader("Content-Type", "text/event-stream")
+                        .withBody(AnthropicStreams.text("Hello", ", world"))));
+        TenantEnvironmentId tenantEnvironment = Fixtures.tenantEnvironment(context);
+        context.getBean(Memberships.class).grant(tenantEnvironment, "dev");
+        TestHttp http = new TestHttp(port);
+        TestHttp.Response created = http.postJson(
+                "/api/conversations",
+                "{\"tenant\":\"" + tenantEnvironment.tenant() + "\",\"env\":\"" + tenantEnvironment.env() + "\"}",
+                "Authorization",
+                DEV);
+        assertThat(created.status()).isEqualTo(201);
+        String conversation = created.json().get("id").asString();
+
+        TestHttp.Response sent = http.postJson(
+                "/api/conversations/" + conversation + "/messages",
+                "{\"clientMessageId\":\"c1\",\"text\":\"Trace me\"}",
+                "Authorization",
+                DEV);
+        assertThat(sent.status()).isEqualTo(202);
+
+        SpanData browser = await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> find(span -> isServer(span, "POST", "/api/conversations/{id}/messages")),
+                        Optional::isPresent)
+                .orElseThrow();
+        String trace = browser.getTraceId();
+
+        SpanData upstream = await().atMost(Duration.ofSeconds(60))
+                .until(
+                        () -> find(span -> span.getTraceId().equals(trace)
+                                && span.getName().equals("anthropic messages")),
+                        Optional::isPresent)
+                .orElseThrow();
+        // The gateway's server span ends after its upstream child, when the response is complete.
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> find(span -> span.getSpanId().equals(upstream.getParentSpanId())), Optional::isPresent);
+        List<SpanData> inTrace = spans.getFinishedSpanItems().stream()
+                .filter(span -> span.getTraceId().equals(trace))
+                .toList();
+        String names = inTrace.stream().map(TracePropagationTest::describe).collect(Collectors.joining("\n"));
+
+        SpanData delivery = only(inTrace, span -> span.getName().equals("deliver message"), names);
+        assertThat(delivery.getParentSpanId()).as(names).isEqualTo(browser.getSpanId());
+        SpanData mint = only(inTrace, span -> isServer(span, "POST", "/api/v1/worker-gateway/token/mint"), names);
+        assertThat(mint.getParentSpanId())
+                .as("the worker passed the command's context on")
+                .isEqualTo(delivery.getSpanId());
+        SpanData gateway = only(inTrace, span -> span.getSpanId().equals(upstream.getParentSpanId()), names);
+        assertThat(gateway.getParentSpanId()).isEqualTo(delivery.getSpanId());
+        assertThat(gateway.getAttributes().get(AttributeKey.stringKey("uri")))
+                .contains("/api/internal/gateway/anthropic");
+        assertThat(gateway.getAttributes().get(AttributeKey.stringKey("gen_ai.request.model")))
+                .isEqualTo(MODEL);
+        assertThat(gateway.getAttributes().get(AttributeKey.stringKey("talkide.gateway.upstream_status")))
+                .isEqualTo("200");
+        assertThat(gateway.getAttributes().get(AttributeKey.stringKey("talkide.gateway.outcome")))
+                .isEqualTo("completed");
+        assertThat(gateway.getAttributes().get(AttributeKey.stringKey("gen_ai.usage.output_tokens")))
+                .isNotNull();
+        assertThat(gateway.getAttributes().get(AttributeKey.stringKey("talkide.gateway.cost_micros")))
+                .isNotNull();
+        assertThat(upstream.getParentSpanId()).as(names).isEqualTo(gateway.getSpanId());
+        assertThat(upstream.getAttributes().get(AttributeKey.stringKey("http.response.status_code")))
+                .isEqualTo("200");
+        // No secret rides on a span.
+        assertThat(names).doesNotContain("sk-ant-test-key").doesNotContain("Trace me");
+    }
+
+    private Optional<SpanData> find(Predicate<SpanData> wanted) {
+        return spans.getFinishedSpanItems().stream().filter(wanted).findFirst();
+    }
+
+    private static SpanData only(List<SpanData> spans, Predicate<SpanData> wanted, String names) {
+        List<SpanData> found = spans.stream().filter(wanted).toList();
+        assertThat(found).as("in the trace:\n" + names).isNotEmpty();
+        return found.getFirst();
+    }
+
+    private static boolean isServer(SpanData span, String method, String uri) {
+        return uri.equals(span.getAttributes().get(AttributeKey.stringKey("uri")))
+                && method.equals(span.getAttributes().get(AttributeKey.stringKey("method")));
+    }
+
+    private static String describe(SpanData span) {
+        return span.getName() + " " + span.getSpanId() + " <- " + span.getParentSpanId() + " " + span.getAttributes();
+    }
+}

@@ -82,7 +82,10 @@ class BudgetBarBrowserTest {
 
         browser.driver.navigate().refresh();
         WebElement answer = waitFor(browser, ANSWER);
-        browser.waitUpTo(PAGE).until(driver -> !summary().contains("$0.00 reserved"));
+        browser.waitUpTo(PAGE).until(driver -> {
+            String text = summary();
+            return text.contains("reserved") && !text.contains("$0.00 reserved");
+        });
         assertThat(answer.getAttribute("data-state")).isEqualTo("running");
 
         browser.waitUpTo(TURN).until(ExpectedConditions.attributeToBe(answer, "data-state", "completed"));
@@ -97,7 +100,12 @@ class BudgetBarBrowserTest {
         browser.assertNoConsoleErrors();
     }
 
+    /** The bar's text; "" while the bar is being redrawn (its element replaced), so a wait tries again. */
     private String summary() {
-        return browser.driver.findElement(SUMMARY).getText();
+        try {
+            return browser.driver.findElement(SUMMARY).getText();
+        } catch (org.openqa.selenium.StaleElementReferenceException redrawn) {
+            return "";
+        }
     }
 }

@@ -34,6 +34,7 @@ public final class MonitoringChart {
                 .set("masterKeys.keys", "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
                 .set("masterKeys.activeKid", "k1")
                 .set("oidc.issuerUri", "https://id.example.com/realms/talkide")
+                .set("oidc.audience", "talkide-console")
                 .set("monitoring.prometheusRule.enabled", true)
                 .set("monitoring.grafanaDashboard.enabled", true);
         List<Map<String, Object>> objects = new ArrayList<>();

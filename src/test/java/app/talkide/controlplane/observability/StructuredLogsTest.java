@@ -124,7 +124,8 @@ class StructuredLogsTest {
                 "--talkide.tokens.keys.active-kid=k1",
                 "--talkide.gateway.api-key=" + GatewayTestSupport.API_KEY,
                 "--talkide.gateway.upstream-url=" + upstreamUrl,
-                "--spring.security.oauth2.resourceserver.jwt.issuer-uri=http://127.0.0.1:1/realms/none"));
+                "--spring.security.oauth2.resourceserver.jwt.issuer-uri=http://127.0.0.1:1/realms/none",
+                "--spring.security.oauth2.resourceserver.jwt.audiences=talkide-console"));
         Map<String, Object> database = TestDatabase.freshSettings();
         database.forEach((key, value) -> args.add("--" + key + "=" + value));
         return new SpringApplicationBuilder(ControlPlaneApplication.class)

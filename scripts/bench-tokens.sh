@@ -21,7 +21,8 @@ JAR=$(ls target/talkide-control-plane-*.jar | grep -v plain | head -n 1)
 source scripts/lib/java.sh
 psql -h 127.0.0.1 -U postgres -d test -qc "create schema $SCHEMA"
 DATA=$(mktemp -d)
-"$JAVA" $SERVER_OPTS -jar "$JAR" --server.port="$PORT" --talkide.data-dir="$DATA" \
+# Actuator on the application port (one port per run, no clash on 9090): the liveness probe is the load baseline.
+"$JAVA" $SERVER_OPTS -jar "$JAR" --server.port="$PORT" --management.server.port="$PORT" --talkide.data-dir="$DATA" \
   --spring.datasource.url="$PG_URL?currentSchema=$SCHEMA" --spring.datasource.username=postgres \
   --spring.flyway.schemas="$SCHEMA" --spring.flyway.default-schema="$SCHEMA" \
   --talkide.tokens.mint.rate-per-second=1000000000 --talkide.tokens.mint.burst=1000000000 \

@@ -16,7 +16,8 @@ JAR=$(ls target/talkide-control-plane-*.jar | grep -v plain | head -n 1)
 source scripts/lib/java.sh
 psql -h 127.0.0.1 -U postgres -d test -qc "create schema $SCHEMA"
 DATA=$(mktemp -d)
-"$JAVA" ${BENCH_SERVER_OPTS:--Xmx512m} -jar "$JAR" --server.port="$PORT" --talkide.data-dir="$DATA" \
+# Actuator on the application port (one port per run, no clash on 9090): its metrics are read below.
+"$JAVA" ${BENCH_SERVER_OPTS:--Xmx512m} -jar "$JAR" --server.port="$PORT" --management.server.port="$PORT" --talkide.data-dir="$DATA" \
   --spring.datasource.url="$PG_URL?currentSchema=$SCHEMA" --spring.datasource.username=postgres \
   --spring.flyway.schemas="$SCHEMA" --spring.flyway.default-schema="$SCHEMA" \
   --logging.level.root=WARN --logging.level.app.talkide.controlplane.localdev=INFO > "$DATA/app.log" 2>&1 &

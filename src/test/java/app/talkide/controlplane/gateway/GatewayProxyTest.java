@@ -36,6 +36,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -70,6 +71,9 @@ class GatewayProxyTest {
 
     @LocalServerPort
     int port;
+
+    @LocalManagementPort
+    int managementPort;
 
     @Autowired
     ApplicationContext context;
@@ -514,7 +518,7 @@ class GatewayProxyTest {
                 call(AnthropicFixtures.request(OPUS, true, 10)),
                 call("not json"),
                 http.postJson(MESSAGES, "{}", "X-Worker-Token", "x.y.z"),
-                http.get("/actuator/prometheus"));
+                new TestHttp(managementPort).get("/actuator/prometheus"));
         upstream.stubFor(
                 post(urlEqualTo("/v1/messages")).willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
         TestHttp.Response reset = call(AnthropicFixtures.request(OPUS, true, 10));

@@ -6,6 +6,7 @@ import app.talkide.controlplane.support.TestHttp;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.TestPropertySource;
 
@@ -23,6 +24,9 @@ class PeopleSecurityTest {
 
     @LocalServerPort
     int port;
+
+    @LocalManagementPort
+    int managementPort;
 
     TestHttp http;
 
@@ -70,10 +74,11 @@ class PeopleSecurityTest {
 
     @Test
     void healthAndMetricsAreOpenButOtherActuatorEndpointsAreNot() {
-        assertThat(http.get("/actuator/health/liveness").status()).isEqualTo(200);
-        assertThat(http.get("/actuator/health/readiness").status()).isEqualTo(200);
-        assertThat(http.get("/actuator/prometheus").status()).isEqualTo(200);
-        assertThat(http.get("/actuator/env").status()).isIn(401, 404);
+        TestHttp management = new TestHttp(managementPort);
+        assertThat(management.get("/actuator/health/liveness").status()).isEqualTo(200);
+        assertThat(management.get("/actuator/health/readiness").status()).isEqualTo(200);
+        assertThat(management.get("/actuator/prometheus").status()).isEqualTo(200);
+        assertThat(management.get("/actuator/env").status()).isIn(401, 404);
     }
 
     @Test

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Import;
@@ -36,6 +37,9 @@ class MintEndpointTest {
 
     @LocalServerPort
     int port;
+
+    @LocalManagementPort
+    int managementPort;
 
     @Autowired
     ApplicationContext context;
@@ -222,7 +226,8 @@ class MintEndpointTest {
     void mintOutcomesAreCountedWithoutSecrets() {
         mint(identity.token(), conversation.id().toString());
         mint("tkwi_" + "C".repeat(43), conversation.id().toString());
-        String metrics = http.get("/actuator/prometheus").body();
+        String metrics =
+                new TestHttp(managementPort).get("/actuator/prometheus").body();
         assertThat(metrics)
                 .contains("talkide_worker_token_mints_total{")
                 .contains("outcome=\"issued\"")

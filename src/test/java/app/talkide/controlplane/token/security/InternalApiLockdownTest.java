@@ -17,6 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 
@@ -27,6 +28,9 @@ class InternalApiLockdownTest {
 
     @LocalServerPort
     int port;
+
+    @LocalManagementPort
+    int managementPort;
 
     @Autowired
     ApplicationContext context;
@@ -94,7 +98,7 @@ class InternalApiLockdownTest {
     void missingTokenIsCountedByReason() {
         http.get("/api/internal/worker/whoami");
         assertThat(http.get("/api/internal/worker/whoami").status()).isEqualTo(401);
-        assertThat(http.get("/actuator/prometheus").body())
+        assertThat(new TestHttp(managementPort).get("/actuator/prometheus").body())
                 .contains("talkide_worker_token_rejections_total{")
                 .contains("reason=\"missing\"");
     }

@@ -19,19 +19,37 @@ class TenantEnvironmentRepository {
         this.jdbc = jdbc;
     }
 
-    /** Inserts unless present; returns whether a row was created. Safe under concurrent callers. */
+    /**
+     * Inserts unless the name or its namespace is present; returns whether a row was created. Safe under
+     * concurrent callers: of two racing inserts of one namespace the unique index lets one win, and the
+     * other (PostgreSQL waits for the winner's commit, H2 for its lock) inserts nothing. The
+     * {@code not exists} also finds rows the previous release wrote without a namespace.
+     */
     boolean insertIfAbsent(TenantEnvironmentId id, TenantEnvironmentStatus status, Instant now) {
         int rows = jdbc.sql("""
-                        insert into tenant_environment (tenant, env, status, created_at, updated_at)
-                        select :tenant, :env, :status, :now, :now
-                        where not exists (select 1 from tenant_environment where tenant = :tenant and env = :env)
+                        insert into tenant_environment (tenant, env, namespace, status, created_at, updated_at)
+                        select :tenant, :env, :namespace, :status, :now, :now
+                        where not exists (select 1 from tenant_environment where tenant || '-' || env = :namespace)
+                        on conflict do nothing
                         """)
                 .param("tenant", id.tenant())
                 .param("env", id.env())
+                .param("namespace", id.namespace())
                 .param("status", status.name())
                 .param("now", Timestamp.from(now))
                 .update();
         return rows == 1;
+    }
+
+    /** The tenant-environment whose namespace this is, whatever its name. */
+    Optional<TenantEnvironmentId> holderOf(String namespace) {
+        return jdbc.sql("""
+                        select tenant, env from tenant_environment where tenant || '-' || env = :namespace
+                        order by created_at limit 1
+                        """)
+                .param("namespace", namespace)
+                .query((rs, row) -> TenantEnvironmentId.of(rs.getString("tenant"), rs.getString("env")))
+                .optional();
     }
 
     Optional<TenantEnvironment> find(TenantEnvironmentId id) {

@@ -19,11 +19,18 @@ public class TenantEnvironments {
         this.clock = clock;
     }
 
-    /** Records the tenant-environment if it is new; idempotent. */
+    /**
+     * Records the tenant-environment if it is new; idempotent.
+     *
+     * @throws NamespaceTaken if another name already has its namespace ({@code a-b/c} and {@code a/b-c})
+     */
     @Transactional
     public TenantEnvironment register(TenantEnvironmentId id) {
         repository.insertIfAbsent(id, TenantEnvironmentStatus.PROVISIONING, clock.instant());
-        return repository.find(id).orElseThrow();
+        return repository
+                .find(id)
+                .orElseThrow(() -> new NamespaceTaken(
+                        id, repository.holderOf(id.namespace()).orElse(null)));
     }
 
     public Optional<TenantEnvironment> find(TenantEnvironmentId id) {

@@ -33,6 +33,11 @@ class JdbcMessageOutbox implements MessageOutbox {
     }
 
     @Override
+    public Optional<String> traceParentOf(UUID messageId) {
+        return repository.traceParentOf(messageId);
+    }
+
+    @Override
     public void markDelivered(UUID messageId) {
         repository.markDelivered(messageId, clock.instant());
     }

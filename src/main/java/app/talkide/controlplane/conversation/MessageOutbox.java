@@ -16,6 +16,12 @@ public interface MessageOutbox {
     /** Conversations that have at least one undelivered message (e.g. to resume after a restart). */
     List<UUID> conversationsWithUndelivered();
 
+    /**
+     * The {@code traceparent} stored with a message (delivered or not), so what happens to it later (its
+     * turn's end) can be found in the same trace. Empty if unknown, untraced or gone.
+     */
+    Optional<String> traceParentOf(UUID messageId);
+
     /** Records that the worker accepted the message; idempotent. */
     void markDelivered(UUID messageId);
 }

@@ -73,6 +73,13 @@ class OutboxRepository {
                 .list();
     }
 
+    Optional<String> traceParentOf(UUID messageId) {
+        return jdbc.sql("select trace_parent from conversation_message where id = :id and trace_parent is not null")
+                .param("id", messageId)
+                .query(String.class)
+                .optional();
+    }
+
     void markDelivered(UUID messageId, Instant now) {
         jdbc.sql("update conversation_message set delivered_at = :now where id = :id and delivered_at is null")
                 .param("now", Timestamp.from(now))

@@ -24,10 +24,13 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.micrometer.tracing.test.autoconfigure.AutoConfigureTracing;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -38,9 +41,11 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * One trace follows a user message over real sockets: the browser's POST, the outbox delivery and its
  * signed command to the embedded reference worker, and the worker's calls back (mint, then the gateway,
- * whose upstream call is a child span) carrying the W3C {@code traceparent}.
+ * whose upstream call is a child span) carrying the W3C {@code traceparent}; the turn's end, read from the
+ * worker's stream, is logged in a span of the same trace, so its INFO line carries the trace id.
  */
 @DatabaseTest
+@ExtendWith(OutputCaptureExtension.class)
 @AutoConfigureTracing
 @Import(TracePropagationTest.Spans.class)
 @SpringBootTest(
@@ -91,7 +96,7 @@ class TracePropagationTest {
     int port;
 
     @Test
-    void oneTraceSpansTheBrowserCallTheDeliveryTheWorkersMintAndTheGatewayWithItsUpstream() {
+    void oneTraceSpansTheBrowserCallTheDeliveryTheWorkersMintAndTheGatewayWithItsUpstream(CapturedOutput output) {
         anthropic.stubFor(post(urlPathEqualTo("/v1/messages"))
                 .willReturn(ok().withHeader("Content-Type", "text/event-stream")
                         .withBody(AnthropicStreams.text("Hello", ", world"))));
@@ -157,6 +162,22 @@ class TracePropagationTest {
         assertThat(upstream.getParentSpanId()).as(names).isEqualTo(gateway.getSpanId());
         assertThat(upstream.getAttributes().get(AttributeKey.stringKey("http.response.status_code")))
                 .isEqualTo("200");
+
+        SpanData turn = await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> find(span -> span.getTraceId().equals(trace)
+                                && span.getName().equals("turn completed")),
+                        Optional::isPresent)
+                .orElseThrow();
+        assertThat(turn.getParentSpanId())
+                .as("the turn's end continues the message's trace")
+                .isEqualTo(browser.getSpanId());
+        String turnLine = output.getOut()
+                .lines()
+                .filter(line -> line.contains("TurnLog") && line.contains(" completed"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no turn line in:\n" + output.getOut()));
+        assertThat(turnLine).contains(trace).contains(turn.getSpanId());
         // No secret rides on a span.
         assertThat(names).doesNotContain("sk-ant-test-key").doesNotContain("Trace me");
     }

@@ -95,7 +95,8 @@ final class StreamConsumer implements Runnable {
             WorkerStatusNotices notices,
             WorkerProperties properties,
             Clock clock,
-            MeterRegistry meters) {
+            MeterRegistry meters,
+            TurnLog turnLog) {
         this.scope = scope;
         this.holder = holder;
         this.runtime = runtime;
@@ -117,7 +118,7 @@ final class StreamConsumer implements Runnable {
                 this::stop);
         this.demandSeen = lease.demand();
         this.activity = new TurnActivity(settings.idleRelease(), clock);
-        this.turnLog = new TurnLog(clock);
+        this.turnLog = turnLog;
     }
 
     @Override

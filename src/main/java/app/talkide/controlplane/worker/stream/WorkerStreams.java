@@ -3,6 +3,8 @@ package app.talkide.controlplane.worker.stream;
 import app.talkide.controlplane.conversation.ConversationDirectory;
 import app.talkide.controlplane.conversation.ConversationEventLog;
 import app.talkide.controlplane.conversation.ConversationScope;
+import app.talkide.controlplane.conversation.MessageOutbox;
+import app.talkide.controlplane.observability.Traces;
 import app.talkide.controlplane.worker.WorkerLocator;
 import app.talkide.controlplane.worker.WorkerProperties;
 import app.talkide.controlplane.worker.WorkerReadiness;
@@ -46,6 +48,8 @@ public class WorkerStreams implements SmartLifecycle {
     private final WorkerProperties properties;
     private final Clock clock;
     private final MeterRegistry meters;
+    private final MessageOutbox messages;
+    private final Traces traces;
     private volatile ScheduledExecutorService ticker;
     /** Set by {@link #stop} and {@link #abandon}: from then on nothing is claimed here. Guarded by this. */
     private boolean stopped;
@@ -60,7 +64,9 @@ public class WorkerStreams implements SmartLifecycle {
             WorkerStatusNotices notices,
             WorkerProperties properties,
             Clock clock,
-            MeterRegistry meters) {
+            MeterRegistry meters,
+            MessageOutbox messages,
+            Traces traces) {
         this.leases = leases;
         this.directory = directory;
         this.runtime = runtime;
@@ -71,6 +77,8 @@ public class WorkerStreams implements SmartLifecycle {
         this.properties = properties;
         this.clock = clock;
         this.meters = meters;
+        this.messages = messages;
+        this.traces = traces;
         Gauge.builder("talkide.worker.streams.consumed", consumers, Map::size).register(meters);
     }
 
@@ -120,7 +128,8 @@ public class WorkerStreams implements SmartLifecycle {
                             notices,
                             properties,
                             clock,
-                            meters);
+                            meters,
+                            new TurnLog(clock, messages, traces));
                     consumers.put(id, consumer);
                     Thread.ofVirtual().name("worker-stream-" + id).start(consumer);
                     log.debug("Consuming the worker stream of {} from {}", id, lease.lastEventId());

@@ -11,7 +11,9 @@ import app.talkide.controlplane.conversation.Conversation;
 import app.talkide.controlplane.conversation.ConversationDirectory;
 import app.talkide.controlplane.conversation.ConversationEvent;
 import app.talkide.controlplane.conversation.ConversationEventLog;
+import app.talkide.controlplane.conversation.MessageOutbox;
 import app.talkide.controlplane.conversation.NewConversationEvent;
+import app.talkide.controlplane.observability.Traces;
 import app.talkide.controlplane.referenceworker.ReferenceWorker;
 import app.talkide.controlplane.referenceworker.ReferenceWorkerSettings;
 import app.talkide.controlplane.support.AnthropicStreams;
@@ -90,6 +92,12 @@ class WorkerStreamFailoverTest {
 
     @Autowired
     WorkerProperties properties;
+
+    @Autowired
+    MessageOutbox messages;
+
+    @Autowired
+    Traces traces;
 
     WireMockServer controlPlane;
     ReferenceWorker worker;
@@ -273,6 +281,8 @@ class WorkerStreamFailoverTest {
                 notices,
                 properties,
                 Clock.systemUTC(),
-                new SimpleMeterRegistry());
+                new SimpleMeterRegistry(),
+                messages,
+                traces);
     }
 }

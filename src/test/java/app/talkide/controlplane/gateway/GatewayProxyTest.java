@@ -411,6 +411,15 @@ class GatewayProxyTest {
 
             assertThat(RawHttp.status(response)).as(query).isEqualTo(400);
             assertThat(response).as(query).contains("invalid_request_error");
+            java.util.regex.Matcher id = java.util.regex.Pattern.compile("(?im)^x-talkide-request-id:\\s*(\\S+)")
+                    .matcher(response);
+            assertThat(id.find()).as(response).isTrue();
+            assertThat(output.getOut().lines().filter(line -> line.contains(id.group(1))))
+                    .as("one log line for the refused call, without the query")
+                    .singleElement()
+                    .asString()
+                    .contains("refused")
+                    .doesNotContain("x=" + query);
         }
         upstream.verify(0, anyRequestedFor(anyUrl()));
         assertThat(output.getOut()).doesNotContain("failed unexpectedly").doesNotContain("\tat app.talkide");

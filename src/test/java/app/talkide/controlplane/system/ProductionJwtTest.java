@@ -119,6 +119,23 @@ class ProductionJwtTest {
     }
 
     @Test
+    void productionKeepsNoSessionAndItsSessionCookieWouldTravelOnlyOverHttps() throws Exception {
+        String alice = bearer(token("user-alice", List.of("USER"), providerKey, issuer, 300));
+
+        TestHttp.Response listed = http.get("/api/conversations", "Authorization", alice);
+
+        assertThat(listed.status()).isEqualTo(200);
+        assertThat(listed.raw().headers().allValues("Set-Cookie")).isEmpty();
+        // Should a session ever be created, its cookie as the servlet container would set it.
+        jakarta.servlet.SessionCookieConfig cookie = ((org.springframework.web.context.WebApplicationContext) app)
+                .getServletContext()
+                .getSessionCookieConfig();
+        assertThat(cookie.isSecure()).isTrue();
+        assertThat(cookie.isHttpOnly()).isTrue();
+        assertThat(cookie.getAttribute("SameSite")).isEqualToIgnoringCase("lax");
+    }
+
+    @Test
     void rolesComeFromTheRolesClaim() throws Exception {
         String admin = bearer(token("user-ops", List.of("USER", "ADMIN"), providerKey, issuer, 300));
         String user = bearer(token("user-alice", List.of("USER"), providerKey, issuer, 300));

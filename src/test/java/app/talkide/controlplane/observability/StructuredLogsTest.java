@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.info.BuildProperties;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -55,7 +56,9 @@ class StructuredLogsTest {
                         .withBody(AnthropicFixtures.json(
                                 AnthropicFixtures.OPUS, AnthropicFixtures.usage(12, 0, 0, 34)))));
         GatewayTestSupport worker;
+        String buildVersion;
         try (ConfigurableApplicationContext app = start(upstream.baseUrl())) {
+            buildVersion = app.getBean(BuildProperties.class).getVersion();
             TestHttp http = new TestHttp(
                     ((WebServerApplicationContext) app).getWebServer().getPort());
             worker = GatewayTestSupport.newWorker(app);
@@ -74,6 +77,12 @@ class StructuredLogsTest {
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no gateway call line in:\n" + output.getOut()));
         assertThat(call.path("log").path("level").asString()).isEqualTo("INFO");
+        assertThat(buildVersion).as("the pom's version, from build-info").matches("\\d+\\.\\d+\\.\\d+.*");
+        assertThat(lines)
+                .as("every line names the build it came from")
+                .allSatisfy(
+                        line -> assertThat(line.path("service").path("version").asString())
+                                .isEqualTo(buildVersion));
         assertThat(call.path("traceId").asString()).matches("[0-9a-f]{32}");
         assertThat(call.path("spanId").asString()).matches("[0-9a-f]{16}");
         assertThat(call.path("tenant").asString())

@@ -51,7 +51,13 @@ public final class MonitoringChart {
     /** The alert rules by group name: alert name to its expression. */
     @SuppressWarnings("unchecked")
     public static Map<String, Map<String, String>> alerts() {
-        Map<String, Object> rule = render(UnaryOperator.identity()).stream()
+        return alerts(UnaryOperator.identity());
+    }
+
+    /** As {@link #alerts()}, with other values. */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Map<String, String>> alerts(UnaryOperator<TemplateCommand> customize) {
+        Map<String, Object> rule = render(customize).stream()
                 .filter(object -> "PrometheusRule".equals(object.get("kind")))
                 .findFirst()
                 .orElseThrow();
@@ -65,6 +71,14 @@ public final class MonitoringChart {
             groups.put((String) group.get("name"), alerts);
         }
         return groups;
+    }
+
+    /** The alert thresholds the chart's values.yaml offers, by key under {@code monitoring.prometheusRule.thresholds}. */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> thresholds() throws java.io.IOException {
+        Map<String, Object> values = new Yaml().load(java.nio.file.Files.readString(CHART.resolve("values.yaml")));
+        Map<String, Object> monitoring = (Map<String, Object>) values.get("monitoring");
+        return (Map<String, Object>) ((Map<String, Object>) monitoring.get("prometheusRule")).get("thresholds");
     }
 
     /** The series names (as Prometheus scrapes them) the alerts of one group use. */

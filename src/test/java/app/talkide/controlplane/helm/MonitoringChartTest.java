@@ -65,6 +65,23 @@ class MonitoringChartTest {
     }
 
     @Test
+    void everyThresholdIsAChartValueThatMovesItsAlertAndHasADocumentedRationale() throws Exception {
+        Map<String, Object> thresholds = MonitoringChart.thresholds();
+        assertThat(thresholds).hasSizeGreaterThanOrEqualTo(9);
+        String operations = Files.readString(Path.of("docs", "operations.md"));
+        String byDefault = MonitoringChart.alerts().toString();
+        for (Map.Entry<String, Object> threshold : thresholds.entrySet()) {
+            String key = threshold.getKey();
+            assertThat(byDefault).as(key + " by default").contains("> " + threshold.getValue());
+            String moved = MonitoringChart.alerts(t -> t.set("monitoring.prometheusRule.thresholds." + key, "4242"))
+                    .toString();
+            assertThat(moved).as(key + " set").contains("> 4242");
+            assertThat(byDefault).doesNotContain("4242");
+            assertThat(operations).as("rationale for " + key).contains("`" + key + "`");
+        }
+    }
+
+    @Test
     @SuppressWarnings("unchecked")
     void tracesAreExportedOnlyWhenAnEndpointIsSet() {
         Map<String, String> byDefault = env(MonitoringChart.render(UnaryOperator.identity()));

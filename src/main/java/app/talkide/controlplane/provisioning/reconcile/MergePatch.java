@@ -9,7 +9,8 @@ import java.util.Set;
 /**
  * RFC 7386 JSON Merge Patch on generic trees, for patches that carry no {@code null} (nothing to remove); maps
  * under the keys in {@code replacedWhole} are replaced like values instead of merged (label selectors, where a
- * key left over from the target would change what the selector picks). Lists under
+ * key left over from the target would change what the selector picks). In a pod spec, the placement fields the
+ * patch does not set are removed ({@link OwnedFields#POD_PLACEMENT}). Lists under
  * {@link OwnedFields#NAMED_LISTS} are merged by element name, as Kubernetes' strategic merge would: our
  * elements replace theirs of the same name, elements others added (a webhook's sidecar) stay.
  */
@@ -31,6 +32,12 @@ final class MergePatch {
                 result.put(key, value);
             }
         });
+        if (patch.containsKey("containers")) {
+            // A pod spec: placement the desired state no longer sets goes (OwnedFields.POD_PLACEMENT).
+            OwnedFields.POD_PLACEMENT.stream()
+                    .filter(key -> !patch.containsKey(key))
+                    .forEach(result::remove);
+        }
         return result;
     }
 

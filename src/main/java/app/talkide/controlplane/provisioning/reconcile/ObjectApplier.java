@@ -73,7 +73,7 @@ final class ObjectApplier {
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> merged =
-                MergePatch.apply(tree(live), (Map<String, Object>) tree(desired), OwnedFields.SELECTORS);
+                MergePatch.apply(tree(live), (Map<String, Object>) tree(desired), OwnedFields.OWNED_WHOLE);
         StaleExtraLabels.remove(merged, staleLabels, desired);
         HasMetadata patched = serialization.convertValue(merged, live.getClass());
         client.resource(live).patch(PatchContext.of(PatchType.JSON), patched);

@@ -24,12 +24,26 @@ final class OwnedFields {
     private static final Set<String> NOT_OURS = Set.of("apiVersion", "kind", "status");
     /** Label selectors (Service, Deployment, NetworkPolicy peers and target): an extra key is drift. */
     static final Set<String> SELECTORS = Set.of("selector", "podSelector", "namespaceSelector");
+    /**
+     * The worker pod's placement and sandbox (a pod spec is the map with {@code containers}): owned whole, and
+     * owned when absent too, so a node selector key, a toleration or a runtime class taken out of the desired
+     * state leaves the pod, instead of pinning it where the operator no longer wants it.
+     */
+    static final Set<String> POD_PLACEMENT = Set.of(
+            "imagePullSecrets", "nodeSelector", "tolerations", "affinity", "priorityClassName", "runtimeClassName");
+
+    /** Maps replaced whole by a patch and compared whole: selectors and the placement maps. */
+    static final Set<String> OWNED_WHOLE =
+            Set.of("selector", "podSelector", "namespaceSelector", "nodeSelector", "affinity");
+
     /** Lists whose elements are keyed by {@code name}, as strategic merge patch treats them. */
     static final Set<String> NAMED_LISTS = Set.of("containers", "env", "volumes", "volumeMounts");
 
     /** Parents under which string values are resource quantities. */
     private static final Set<String> QUANTITY_PARENTS =
             Set.of("requests", "limits", "hard", "default", "defaultRequest", "max", "min");
+    /** Keys whose own value is a quantity ({@code emptyDir.sizeLimit}). */
+    private static final Set<String> QUANTITY_KEYS = Set.of("sizeLimit");
 
     /** Objects as generic trees ({@code Map}/{@code List}/scalars), e.g. from the client's serialization. */
     static boolean match(Map<?, ?> desired, Map<?, ?> live) {
@@ -47,7 +61,10 @@ final class OwnedFields {
 
     /** @param whole whether {@code wanted} is (inside) a selector, where the live value may have nothing more */
     private static boolean matchValue(String key, @Nullable Object wanted, @Nullable Object live, boolean whole) {
-        whole = whole || SELECTORS.contains(key);
+        whole = whole || OWNED_WHOLE.contains(key);
+        if (QUANTITY_KEYS.contains(key) && isScalar(wanted)) {
+            return sameQuantity(wanted, live);
+        }
         if (wanted == null) {
             return true;
         }
@@ -56,6 +73,9 @@ final class OwnedFields {
         }
         if (wanted instanceof Map<?, ?> wantedMap) {
             if (!(live instanceof Map<?, ?> liveMap)) {
+                return false;
+            }
+            if (wantedMap.containsKey("containers") && placementRemoved(wantedMap, liveMap)) {
                 return false;
             }
             if (whole
@@ -96,6 +116,11 @@ final class OwnedFields {
             return true;
         }
         return String.valueOf(wanted).equals(String.valueOf(live));
+    }
+
+    /** A placement field the pod spec no longer sets but the live one still has. */
+    private static boolean placementRemoved(Map<?, ?> wantedPod, Map<?, ?> livePod) {
+        return POD_PLACEMENT.stream().anyMatch(key -> isEmpty(wantedPod.get(key)) && !isEmpty(livePod.get(key)));
     }
 
     static @Nullable Object name(@Nullable Object element) {

@@ -96,4 +96,41 @@ class OwnedFieldsTest {
                 .isEqualTo(
                         Map.of("containers", List.of(Map.of("name", "worker", "image", "good"), Map.of("name", "x"))));
     }
+
+    @Test
+    void podPlacementIsOwnedWholeAndWhenAbsentToo() {
+        Map<String, Object> desiredPod =
+                Map.of("containers", List.of(Map.of("name", "worker")), "nodeSelector", Map.of("pool", "agents"));
+        Map<String, Object> keyAdded = Map.of(
+                "containers", List.of(Map.of("name", "worker")),
+                "nodeSelector", Map.of("pool", "agents", "zone", "b"));
+        Map<String, Object> tolerationLeftOver = Map.of(
+                "containers", List.of(Map.of("name", "worker")),
+                "nodeSelector", Map.of("pool", "agents"),
+                "tolerations", List.of(Map.of("key", "sandbox")),
+                "runtimeClassName", "gvisor");
+        assertThat(OwnedFields.match(spec(desiredPod), spec(keyAdded))).isFalse();
+        assertThat(OwnedFields.match(spec(desiredPod), spec(tolerationLeftOver)))
+                .isFalse();
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> merged = (Map<String, Object>)
+                MergePatch.apply(spec(tolerationLeftOver), spec(desiredPod), OwnedFields.OWNED_WHOLE)
+                        .get("spec");
+        assertThat(merged).doesNotContainKeys("tolerations", "runtimeClassName");
+        assertThat(OwnedFields.match(spec(desiredPod), Map.of("spec", merged))).isTrue();
+    }
+
+    @Test
+    void aSizeLimitIsComparedAsAQuantity() {
+        Map<String, Object> desired = Map.of("emptyDir", Map.of("sizeLimit", "1Gi"));
+        assertThat(OwnedFields.match(desired, Map.of("emptyDir", Map.of("sizeLimit", "1024Mi"))))
+                .isTrue();
+        assertThat(OwnedFields.match(desired, Map.of("emptyDir", Map.of("sizeLimit", "2Gi"))))
+                .isFalse();
+    }
+
+    private static Map<String, Object> spec(Map<String, Object> pod) {
+        return Map.of("spec", pod);
+    }
 }

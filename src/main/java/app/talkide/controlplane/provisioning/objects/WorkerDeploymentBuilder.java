@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,8 +55,16 @@ public final class WorkerDeploymentBuilder {
         int probeTimeout = pod.probeTimeoutSeconds() == null ? 1 : pod.probeTimeoutSeconds();
         Map<String, String> podLabels = new LinkedHashMap<>(ManagedMetadata.labels(id, desired));
         podLabels.putAll(ManagedMetadata.workerSelector(id));
+        var metadata = ManagedMetadata.of(id, desired, ManagedNames.WORKER);
+        String placement = placement(pod);
+        if (placement != null) {
+            Map<String, String> annotations =
+                    new LinkedHashMap<>(metadata.getAnnotations() == null ? Map.of() : metadata.getAnnotations());
+            annotations.put(ManagedNames.PLACEMENT_ANNOTATION, placement);
+            metadata.setAnnotations(annotations);
+        }
         return new DeploymentBuilder()
-                .withMetadata(ManagedMetadata.of(id, desired, ManagedNames.WORKER))
+                .withMetadata(metadata)
                 .withNewSpec()
                 .withReplicas(1)
                 .withRevisionHistoryLimit(3)
@@ -76,7 +85,7 @@ public final class WorkerDeploymentBuilder {
                 .endMetadata()
                 .withNewSpec()
                 .withServiceAccountName(ManagedNames.WORKER)
-                // Placement and sandbox: owned whole, absent ones included (OwnedFields.POD_PLACEMENT).
+                // Placement and sandbox; what others add survives, what we drop goes (StalePlacement).
                 .withImagePullSecrets(pod.imagePullSecretsOrNone().stream()
                         .map(LocalObjectReference::new)
                         .toList())
@@ -154,6 +163,39 @@ public final class WorkerDeploymentBuilder {
                 .endTemplate()
                 .endSpec()
                 .build();
+    }
+
+    private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
+    /**
+     * The placement this pod spec sets, as JSON ({@code null}: none): the record that lets the reconciler take
+     * out what it set before and no longer wants, without touching what admission policies added.
+     */
+    static @Nullable String placement(WorkerPod pod) {
+        Map<String, Object> placement = new TreeMap<>();
+        if (!pod.imagePullSecretsOrNone().isEmpty()) {
+            placement.put(
+                    "imagePullSecrets",
+                    pod.imagePullSecretsOrNone().stream()
+                            .map(LocalObjectReference::new)
+                            .toList());
+        }
+        if (!pod.nodeSelectorOrNone().isEmpty()) {
+            placement.put("nodeSelector", new TreeMap<>(pod.nodeSelectorOrNone()));
+        }
+        if (!pod.tolerationsOrNone().isEmpty()) {
+            placement.put("tolerations", pod.tolerationsOrNone());
+        }
+        if (pod.affinity() != null) {
+            placement.put("affinity", pod.affinity());
+        }
+        if (pod.priorityClassName() != null) {
+            placement.put("priorityClassName", pod.priorityClassName());
+        }
+        if (pod.runtimeClassName() != null) {
+            placement.put("runtimeClassName", pod.runtimeClassName());
+        }
+        return placement.isEmpty() ? null : JSON.asJson(placement);
     }
 
     /** The worker contract's environment (docs/worker-contract.md); names as the reference worker reads them. */

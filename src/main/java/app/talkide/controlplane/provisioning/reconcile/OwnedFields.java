@@ -25,16 +25,14 @@ final class OwnedFields {
     /** Label selectors (Service, Deployment, NetworkPolicy peers and target): an extra key is drift. */
     static final Set<String> SELECTORS = Set.of("selector", "podSelector", "namespaceSelector");
     /**
-     * The worker pod's placement and sandbox (a pod spec is the map with {@code containers}): owned whole, and
-     * owned when absent too, so a node selector key, a toleration or a runtime class taken out of the desired
-     * state leaves the pod, instead of pinning it where the operator no longer wants it.
+     * Lists in the worker pod spec where each of our elements must be present, while elements others added
+     * (an admission policy's toleration or pull secret) are not drift; ours that we no longer want are taken
+     * out through {@link StalePlacement}.
      */
-    static final Set<String> POD_PLACEMENT = Set.of(
-            "imagePullSecrets", "nodeSelector", "tolerations", "affinity", "priorityClassName", "runtimeClassName");
+    static final Set<String> SUBSET_LISTS = Set.of("tolerations", "imagePullSecrets");
 
-    /** Maps replaced whole by a patch and compared whole: selectors and the placement maps. */
-    static final Set<String> OWNED_WHOLE =
-            Set.of("selector", "podSelector", "namespaceSelector", "nodeSelector", "affinity");
+    /** Maps replaced whole by a patch and compared whole: selectors, and the worker's affinity. */
+    static final Set<String> OWNED_WHOLE = Set.of("selector", "podSelector", "namespaceSelector", "affinity");
 
     /** Lists whose elements are keyed by {@code name}, as strategic merge patch treats them. */
     static final Set<String> NAMED_LISTS = Set.of("containers", "env", "volumes", "volumeMounts");
@@ -75,9 +73,6 @@ final class OwnedFields {
             if (!(live instanceof Map<?, ?> liveMap)) {
                 return false;
             }
-            if (wantedMap.containsKey("containers") && placementRemoved(wantedMap, liveMap)) {
-                return false;
-            }
             if (whole
                     && liveMap.entrySet().stream()
                             .anyMatch(entry -> !wantedMap.containsKey(entry.getKey()) && !isEmpty(entry.getValue()))) {
@@ -104,6 +99,9 @@ final class OwnedFields {
             }
             return true;
         }
+        if (wanted instanceof List<?> wantedList && SUBSET_LISTS.contains(key) && live instanceof List<?> liveList) {
+            return wantedList.stream().allMatch(element -> contains(key, liveList, element));
+        }
         if (wanted instanceof List<?> wantedList) {
             if (!(live instanceof List<?> liveList) || liveList.size() != wantedList.size()) {
                 return false;
@@ -118,9 +116,9 @@ final class OwnedFields {
         return String.valueOf(wanted).equals(String.valueOf(live));
     }
 
-    /** A placement field the pod spec no longer sets but the live one still has. */
-    private static boolean placementRemoved(Map<?, ?> wantedPod, Map<?, ?> livePod) {
-        return POD_PLACEMENT.stream().anyMatch(key -> isEmpty(wantedPod.get(key)) && !isEmpty(livePod.get(key)));
+    /** Whether {@code live} holds an element matching {@code wanted} on the fields we set. */
+    static boolean contains(String key, List<?> live, @Nullable Object wanted) {
+        return live.stream().anyMatch(element -> matchValue(key, wanted, element, false));
     }
 
     static @Nullable Object name(@Nullable Object element) {

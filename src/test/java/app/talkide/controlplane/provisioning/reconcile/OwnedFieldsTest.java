@@ -98,26 +98,30 @@ class OwnedFieldsTest {
     }
 
     @Test
-    void podPlacementIsOwnedWholeAndWhenAbsentToo() {
-        Map<String, Object> desiredPod =
-                Map.of("containers", List.of(Map.of("name", "worker")), "nodeSelector", Map.of("pool", "agents"));
-        Map<String, Object> keyAdded = Map.of(
-                "containers", List.of(Map.of("name", "worker")),
-                "nodeSelector", Map.of("pool", "agents", "zone", "b"));
-        Map<String, Object> tolerationLeftOver = Map.of(
+    void tolerationsAndNodeSelectorKeysOthersAddAreNotDriftWhileOursMustBeThere() {
+        Map<String, Object> desiredPod = Map.of(
                 "containers", List.of(Map.of("name", "worker")),
                 "nodeSelector", Map.of("pool", "agents"),
-                "tolerations", List.of(Map.of("key", "sandbox")),
-                "runtimeClassName", "gvisor");
-        assertThat(OwnedFields.match(spec(desiredPod), spec(keyAdded))).isFalse();
-        assertThat(OwnedFields.match(spec(desiredPod), spec(tolerationLeftOver)))
-                .isFalse();
+                "tolerations", List.of(Map.of("key", "sandbox", "operator", "Exists")));
+        Map<String, Object> policyAdded = Map.of(
+                "containers", List.of(Map.of("name", "worker")),
+                "nodeSelector", Map.of("pool", "agents", "zone", "b"),
+                "tolerations",
+                        List.of(
+                                Map.of("key", "spot", "operator", "Exists"),
+                                Map.of("key", "sandbox", "operator", "Exists")));
+        Map<String, Object> oursMissing = Map.of(
+                "containers", List.of(Map.of("name", "worker")),
+                "nodeSelector", Map.of("pool", "agents"),
+                "tolerations", List.of(Map.of("key", "spot", "operator", "Exists")));
+        assertThat(OwnedFields.match(spec(desiredPod), spec(policyAdded))).isTrue();
+        assertThat(OwnedFields.match(spec(desiredPod), spec(oursMissing))).isFalse();
 
         @SuppressWarnings("unchecked")
-        Map<String, Object> merged = (Map<String, Object>)
-                MergePatch.apply(spec(tolerationLeftOver), spec(desiredPod), OwnedFields.OWNED_WHOLE)
+        Map<String, Object> merged =
+                (Map<String, Object>) MergePatch.apply(spec(oursMissing), spec(desiredPod), OwnedFields.OWNED_WHOLE)
                         .get("spec");
-        assertThat(merged).doesNotContainKeys("tolerations", "runtimeClassName");
+        assertThat((List<?>) merged.get("tolerations")).hasSize(2);
         assertThat(OwnedFields.match(spec(desiredPod), Map.of("spec", merged))).isTrue();
     }
 

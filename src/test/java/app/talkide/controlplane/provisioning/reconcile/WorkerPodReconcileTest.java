@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import app.talkide.controlplane.provisioning.AnotherReplicaLeads;
 import app.talkide.controlplane.provisioning.ManagedNames;
 import app.talkide.controlplane.provisioning.WorkerPod;
+import app.talkide.controlplane.provisioning.WorkerPodBinding;
 import app.talkide.controlplane.provisioning.desired.DesiredStateSpec;
 import app.talkide.controlplane.support.ClockTestConfiguration;
 import app.talkide.controlplane.support.DatabaseTest;
@@ -121,8 +122,7 @@ class WorkerPodReconcileTest extends MockClusterTest {
         reconciler.reconcile(id);
         assertThat(podSpec().getRuntimeClassName()).isEqualTo("gvisor");
 
-        // Explicitly none: no node selector, no tolerations, the node's default runtime is not expressible
-        // as a value, so only selector and tolerations go here.
+        // Explicitly none: no node selector, no tolerations (an unset runtime class follows the default).
         desiredStates.put(
                 id,
                 DesiredStateSpec.DEFAULTS.withPod(
@@ -132,6 +132,7 @@ class WorkerPodReconcileTest extends MockClusterTest {
         PodSpec pod = podSpec();
         assertThat(pod.getNodeSelector()).isNullOrEmpty();
         assertThat(pod.getTolerations()).isNullOrEmpty();
+        // Taken out because the Deployment's record said they were ours (talkide.app/placement).
         assertThat(pod.getRuntimeClassName()).isEqualTo("gvisor");
         assertThat(pod.getAffinity()).isNotNull();
 
@@ -140,18 +141,33 @@ class WorkerPodReconcileTest extends MockClusterTest {
     }
 
     @Test
-    void aNodeSelectorKeySomeoneAddedIsPutBack() {
+    void aTolerationAndANodeSelectorKeyAnAdmissionPolicyAddedCauseNoPatchAndSurviveARepair() {
         reconciler.reconcile(id);
-        client.apps()
-                .deployments()
-                .inNamespace(id.namespace())
-                .withName(ManagedNames.WORKER)
-                .edit(live -> {
-                    live.getSpec().getTemplate().getSpec().getNodeSelector().put("zone", "somewhere-else");
-                    return live;
-                });
+        var deployment = client.apps().deployments().inNamespace(id.namespace()).withName(ManagedNames.WORKER);
+        // What e.g. a Kyverno rule auto-generated for Deployments would add to the pod template.
+        deployment.edit(live -> {
+            var pod = live.getSpec().getTemplate().getSpec();
+            pod.getNodeSelector().put("zone", "b");
+            pod.getTolerations().add(WorkerPodBinding.toleration("{\"key\":\"spot\",\"operator\":\"Exists\"}"));
+            return live;
+        });
+        requests.drain();
+        assertThat(reconciler.reconcile(id).writes()).isZero();
+        assertThat(requests.writes()).isEmpty();
+
+        // A repair of something else keeps them, and puts back ours.
+        deployment.edit(live -> {
+            var pod = live.getSpec().getTemplate().getSpec();
+            pod.getTolerations().removeIf(toleration -> "sandbox".equals(toleration.getKey()));
+            pod.setRuntimeClassName(null);
+            return live;
+        });
         assertThat(reconciler.reconcile(id).writes()).isEqualTo(1);
-        assertThat(podSpec().getNodeSelector()).containsExactly(Map.entry("pool.example.com/agents", "true"));
+        PodSpec pod = podSpec();
+        assertThat(pod.getNodeSelector()).containsEntry("zone", "b").containsEntry("pool.example.com/agents", "true");
+        assertThat(pod.getTolerations()).extracting(Toleration::getKey).containsExactlyInAnyOrder("spot", "sandbox");
+        assertThat(pod.getRuntimeClassName()).isEqualTo("gvisor");
+        assertThat(reconciler.reconcile(id).writes()).isZero();
     }
 
     @Test

@@ -70,10 +70,42 @@ talkide:
     gateway-base-url: {{ printf "http://%s.%s.svc.cluster.local:%v" (include "talkide.fullname" .) .Release.Namespace .Values.service.port | quote }}
     control-plane-url: {{ printf "http://%s.%s.svc.cluster.local:%v" (include "talkide.fullname" .) .Release.Namespace .Values.service.port | quote }}
     defaults:
-      worker-image: {{ .Values.provisioning.workerImage | quote }}
+      worker-image: {{ .Values.provisioning.workerImage | default (printf "registry.example.com/talkide/worker:%s" .Chart.AppVersion) | quote }}
       storage-size: {{ .Values.provisioning.storageSize | quote }}
       {{- with .Values.provisioning.storageClass }}
       storage-class: {{ . | quote }}
+      {{- end }}
+      {{- with .Values.provisioning.workerPod }}
+      # Affinity and tolerations as JSON: relaxed binding would split the dotted label keys inside them.
+      pod:
+        {{- with .imagePullSecrets }}
+        image-pull-secrets: {{ toJson . }}
+        {{- end }}
+        {{- with .nodeSelector }}
+        node-selector:
+          {{- range $key, $value := . }}
+          "[{{ $key }}]": {{ $value | quote }}
+          {{- end }}
+        {{- end }}
+        {{- with .tolerations }}
+        tolerations:
+          {{- range . }}
+          - {{ toJson . | quote }}
+          {{- end }}
+        {{- end }}
+        {{- with .affinity }}
+        affinity: {{ toJson . | quote }}
+        {{- end }}
+        {{- with .priorityClassName }}
+        priority-class-name: {{ . | quote }}
+        {{- end }}
+        {{- with .runtimeClassName }}
+        runtime-class-name: {{ . | quote }}
+        {{- end }}
+        ephemeral-storage-request: {{ .ephemeralStorageRequest | quote }}
+        ephemeral-storage-limit: {{ .ephemeralStorageLimit | quote }}
+        tmp-size-limit: {{ .tmpSizeLimit | quote }}
+        probe-timeout-seconds: {{ .probeTimeoutSeconds }}
       {{- end }}
 {{- end -}}
 

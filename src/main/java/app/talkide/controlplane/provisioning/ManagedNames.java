@@ -27,6 +27,12 @@ public final class ManagedNames {
     /** Annotation listing the label keys that came from the desired state's extra labels (comma-separated). */
     public static final String EXTRA_LABELS_ANNOTATION = "talkide.app/extra-labels";
 
+    /**
+     * Annotation on the worker Deployment recording the pod placement the control plane set (JSON), so a
+     * setting taken out of the desired state is removed while what admission policies add stays.
+     */
+    public static final String PLACEMENT_ANNOTATION = "talkide.app/placement";
+
     /** Pod-template annotation whose change rolls the worker Deployment (e.g. after token rotation). */
     public static final String ROLLED_AT_ANNOTATION = "talkide.app/rolled-at";
 

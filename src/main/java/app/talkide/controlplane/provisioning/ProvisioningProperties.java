@@ -37,6 +37,8 @@ import org.springframework.validation.annotation.Validated;
  *     none (the worker's build Jobs)
  * @param tenantAccess how the control plane gets its rights inside each tenant namespace
  * @param workerEgress where workers may connect besides the control plane and their allow-list
+ * @param sessionVolumeBindTimeout how long a new session volume may stay {@code Pending} before the
+ *     tenant-environment shows {@code DEGRADED} with reason {@code session-volume-unbound}
  */
 @Validated
 @ConfigurationProperties("talkide.provisioning")
@@ -58,7 +60,8 @@ public record ProvisioningProperties(
         @Valid @DefaultValue Defaults defaults,
         @Valid @DefaultValue Resources jobContainerDefaults,
         @Valid @DefaultValue TenantAccess tenantAccess,
-        @Valid @DefaultValue WorkerEgress workerEgress) {
+        @Valid @DefaultValue WorkerEgress workerEgress,
+        @NotNull @DefaultValue("2m") Duration sessionVolumeBindTimeout) {
 
     public ProvisioningProperties {
         if (controlPlanePodLabels.isEmpty()) {
@@ -108,15 +111,18 @@ public record ProvisioningProperties(
      *     cluster's default class
      * @param storageSize size of the session volume
      * @param quota the namespace's ResourceQuota (the worker and its build Jobs together)
+     * @param pod the worker pod's placement, sandbox, local disk and probe timeout
      */
     public record Defaults(
-            @NotBlank @DefaultValue("registry.example.com/talkide/worker:latest")
+            // Pinned, never "latest": pods of one Deployment must run the same code (DesiredStateValidator).
+            @NotBlank @DefaultValue("registry.example.com/talkide/worker:0.1.0")
             String workerImage,
 
             @Valid @DefaultValue Resources resources,
             @Nullable String storageClass,
             @NotBlank @DefaultValue("10Gi") String storageSize,
-            @Valid @DefaultValue Quota quota) {}
+            @Valid @DefaultValue Quota quota,
+            @DefaultValue WorkerPod pod) {}
 
     /**
      * @param cpuRequest CPU requested

@@ -2,6 +2,15 @@ package app.talkide.controlplane.helm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import app.talkide.controlplane.provisioning.ProvisioningFixtures;
+import app.talkide.controlplane.provisioning.ProvisioningProperties;
+import app.talkide.controlplane.provisioning.WorkerPod;
+import app.talkide.controlplane.provisioning.WorkerPodBinding;
+import app.talkide.controlplane.provisioning.desired.DesiredState;
+import app.talkide.controlplane.provisioning.desired.DesiredStateSpec;
+import app.talkide.controlplane.provisioning.objects.TenantEnvironmentObjects;
+import app.talkide.controlplane.provisioning.objects.TenantNamespaceBuilder;
+import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -18,8 +27,7 @@ import org.junit.jupiter.api.Test;
  * Every object the chart renders (with every optional part switched on) is a valid Kubernetes object by
  * fabric8's typed models, offline: a known kind, and no field the model does not know (fabric8 keeps unknown
  * fields in {@code additionalProperties}, so a typo such as {@code pathtype} would land there and the API
- * server would drop or refuse it). The tenant objects are built with the same typed models, so they cannot
- * carry an unknown field.
+ * server would drop or refuse it). The same for every tenant object the control plane provisions.
  */
 class ChartSchemaTest {
 
@@ -46,6 +54,46 @@ class ChartSchemaTest {
                 continue;
             }
             unknownFields(kind, object, problems, new IdentityHashMap<>());
+        }
+        assertThat(problems).isEmpty();
+    }
+
+    /**
+     * The tenant objects too, as the reconciler sends them: serialized and read back, each must be a typed
+     * kind with no field its model does not know, with every worker pod setting filled in (affinity and
+     * tolerations come from operators' JSON).
+     */
+    @Test
+    void everyTenantObjectIsAKnownKindWithOnlyKnownFields() {
+        ProvisioningProperties properties = ProvisioningFixtures.properties();
+        WorkerPod pod = new WorkerPod(
+                List.of("registry-credentials"),
+                Map.of("kubernetes.io/arch", "amd64"),
+                List.of(WorkerPodBinding.toleration("{\"key\":\"sandbox\",\"operator\":\"Exists\"}")),
+                WorkerPodBinding.affinity("{\"podAntiAffinity\":{\"preferredDuringSchedulingIgnoredDuringExecution\":"
+                        + "[{\"weight\":10,\"podAffinityTerm\":{\"topologyKey\":\"kubernetes.io/hostname\"}}]}}"),
+                "talkide-workers",
+                "gvisor",
+                "1Gi",
+                "8Gi",
+                "2Gi",
+                5);
+        DesiredState desired = DesiredStateSpec.DEFAULTS.withPod(pod).resolve(properties);
+        TenantEnvironmentId id = TenantEnvironmentId.of("acme", "dev");
+        List<HasMetadata> objects = new ArrayList<>(
+                TenantEnvironmentObjects.inNamespace(id, desired, properties, "token", "k1:key", "now"));
+        objects.add(TenantNamespaceBuilder.build(id, desired));
+        assertThat(objects).hasSize(12);
+        List<String> problems = new ArrayList<>();
+        for (HasMetadata built : objects) {
+            String json = serialization.asJson(built);
+            HasMetadata read = serialization.unmarshal(json, HasMetadata.class);
+            if (read instanceof GenericKubernetesResource) {
+                problems.add(built.getKind() + ": no typed model");
+                continue;
+            }
+            assertThat(read.getClass()).isEqualTo(built.getClass());
+            unknownFields(built.getKind(), read, problems, new IdentityHashMap<>());
         }
         assertThat(problems).isEmpty();
     }

@@ -12,19 +12,22 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.yaml.snakeyaml.Yaml;
 
-/** Renders the chart in-process (helm-java) with the required values set, and reads the objects. */
-final class RenderedChart {
+/**
+ * Renders the chart in-process (helm-java) with the required values set, and reads the objects. Public for the
+ * real-cluster test, which applies the chart's RBAC to K3s.
+ */
+public final class RenderedChart {
 
-    static final Path CHART = Path.of("helm", "talkide-control-plane");
+    public static final Path CHART = Path.of("helm", "talkide-control-plane");
     static final String API_KEY = "sk-ant-api03-secret-value-for-test";
 
     private RenderedChart() {}
 
-    static List<Map<String, Object>> render(UnaryOperator<TemplateCommand> customize) {
+    public static List<Map<String, Object>> render(UnaryOperator<TemplateCommand> customize) {
         return parse(customize.apply(command()).call());
     }
 
-    static TemplateCommand command() {
+    public static TemplateCommand command() {
         return new Helm(CHART)
                 .template()
                 .withName("talkide")
@@ -39,7 +42,7 @@ final class RenderedChart {
                 .set("oidc.audience", "talkide-console");
     }
 
-    static List<Map<String, Object>> parse(String rendered) {
+    public static List<Map<String, Object>> parse(String rendered) {
         List<Map<String, Object>> objects = new ArrayList<>();
         for (Object document : new Yaml().loadAll(rendered)) {
             if (document instanceof Map<?, ?> map) {

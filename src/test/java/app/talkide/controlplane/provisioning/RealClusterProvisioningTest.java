@@ -1,34 +1,53 @@
 package app.talkide.controlplane.provisioning;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.ControlPlaneApplication;
+import app.talkide.controlplane.helm.RenderedChart;
 import app.talkide.controlplane.provisioning.leader.LeaderElection;
 import app.talkide.controlplane.provisioning.objects.NamespaceLimitsBuilder;
 import app.talkide.controlplane.support.TestDatabase;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
+import app.talkide.controlplane.tenant.TenantEnvironments;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LimitRange;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -40,94 +59,313 @@ import org.testcontainers.k3s.K3sContainer;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * The whole provisioning path against a real API server (K3s): the application in {@code kubernetes}
- * mode with its own beans (leader election, scheduler, the reconciler the application defines, the
- * informer), a tenant-environment set through the admin API with its own worker image, and every object it
- * owns appearing in the cluster, the Deployment running that image.
- * Needs Docker; skipped where there is none (the development machines), run in CI where there is.
+ * The whole provisioning path against a real API server (K3s), with the control plane holding only what the
+ * chart grants it: the chart's RBAC (and its ValidatingAdmissionPolicy) is rendered from {@code helm/} and
+ * applied, and the application's client authenticates with a token of the chart's ServiceAccount, not with
+ * K3s' admin credentials. A tenant-environment set through the admin API gets every object it owns, its
+ * worker pod (the real worker image, {@code TALKIDE_REAL_CLUSTER_WORKER_IMAGE}) becomes ready, and a
+ * steady-state pass then writes nothing, against the real API server's defaulting. A second
+ * tenant-environment on K3s' {@code local-path} class, which cannot bind ReadWriteMany, shows
+ * {@code session-volume-unbound}.
+ *
+ * <p>Tagged {@value #TAG} and left out of the normal run (surefire's {@code test.excludedGroups}); selected,
+ * it needs Docker and fails without it, never skips: CI's {@code real-cluster} job selects it
+ * (docs/provisioning.md, "Real-cluster test").
  */
-@Testcontainers(disabledWithoutDocker = true)
+@Tag(RealClusterProvisioningTest.TAG)
+@Testcontainers
 class RealClusterProvisioningTest {
+
+    static final String TAG = "real-cluster";
+
+    /** The chart's release namespace, as {@link RenderedChart} renders it. */
+    static final String RELEASE_NAMESPACE = "talkide-prod";
+
+    /** A ReadWriteMany class of our own: one hostPath volume made world-writable on the K3s node. */
+    static final String RWX_CLASS = "talkide-rwx-test";
+
+    static final String PULL_SECRET = "talkide-registry";
 
     @Container
     static final K3sContainer k3s = new K3sContainer(DockerImageName.parse("rancher/k3s:v1.31.4-k3s1"));
 
-    static final String IMAGE = "ghcr.io/talkide/worker:test";
+    final KubernetesSerialization serialization = new KubernetesSerialization();
 
     @TempDir
     Path dataDir;
 
     @Test
-    void tenantEnvironmentSetThroughTheAdminApiIsProvisionedInTheCluster() {
-        KubernetesClient client = new KubernetesClientBuilder()
+    void underTheChartsRbacATenantEnvironmentGetsAReadyWorkerAndASteadyStateWritesNothing() throws Exception {
+        String image = required("TALKIDE_REAL_CLUSTER_WORKER_IMAGE");
+        KubernetesClient admin = new KubernetesClientBuilder()
                 .withConfig(Config.fromKubeconfig(k3s.getKubeConfigYaml()))
                 .build();
+        String serviceAccount = applyChartRbac(admin);
+        KubernetesClient controlPlane = clientAs(admin, serviceAccount);
+        // Not an admin: nothing cluster-wide beyond what the chart grants.
+        assertThatThrownBy(() -> controlPlane.secrets().inAnyNamespace().list())
+                .isInstanceOfSatisfying(
+                        KubernetesClientException.class,
+                        e -> assertThat(e.getCode()).isEqualTo(403));
+        sessionStorage(admin);
+
         List<String> args = new ArrayList<>(List.of(
                 "--server.port=0",
                 "--talkide.data-dir=" + dataDir,
                 "--talkide.worker.runtime=kubernetes",
-                "--talkide.provisioning.leader.lease-namespace=default"));
+                "--talkide.provisioning.control-plane-namespace=" + RELEASE_NAMESPACE,
+                "--talkide.provisioning.tenant-access.cluster-role=" + tenantClusterRole(),
+                "--talkide.provisioning.tenant-access.service-account=" + serviceAccount,
+                "--talkide.provisioning.leader.lease-namespace=" + RELEASE_NAMESPACE,
+                "--talkide.provisioning.session-volume-bind-timeout=20s",
+                "--talkide.provisioning.schedule.resync-interval=15s"));
         TestDatabase.freshSettings().forEach((key, value) -> args.add("--" + key + "=" + value));
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(ControlPlaneApplication.class)
-                .initializers(ctx -> ctx.getBeanFactory().registerSingleton("k3sKubernetesClient", client))
+                .initializers(ctx -> ctx.getBeanFactory().registerSingleton("k3sKubernetesClient", controlPlane))
                 .run(args.toArray(String[]::new))) {
             await().atMost(Duration.ofSeconds(60))
                     .until(() -> app.getBean(LeaderElection.class).isLeader());
             int port = ((WebServerApplicationContext) app).getWebServer().getPort();
             TenantEnvironmentId acme = TenantEnvironmentId.of("acme", "k3s");
-
-            // The desired-state API (docs/provisioning.md, "Desired state API"); defaults for the rest.
-            TestHttp.Response put = new TestHttp(port)
-                    .send(new TestHttp(port)
-                            .request("/api/admin/tenant-environments/acme/k3s")
-                            .header("Authorization", TestHttp.basic("dev", "dev"))
-                            .header("Content-Type", "application/json")
-                            .PUT(java.net.http.HttpRequest.BodyPublishers.ofString(
-                                    "{\"workerImage\":\"" + IMAGE + "\"}"))
-                            .build());
+            String pullSecrets =
+                    System.getenv("TALKIDE_REAL_CLUSTER_REGISTRY") == null ? "[]" : "[\"" + PULL_SECRET + "\"]";
+            TestHttp.Response put = put(port, acme, """
+                    {"workerImage":"%s","storageClass":"%s","pod":{"imagePullSecrets":%s}}
+                    """.formatted(image, RWX_CLASS, pullSecrets));
             assertThat(put.status()).isBetween(200, 299);
-            // An unknown field would be ignored and the default image used: check the API took it.
             assertThat(put.json().path("desiredState").path("workerImage").asString())
-                    .isEqualTo(IMAGE);
+                    .isEqualTo(image);
 
             String namespace = acme.namespace();
-            // Every object docs/provisioning.md lists, by kind and name.
-            Map<Class<? extends HasMetadata>, String> objects = new LinkedHashMap<>();
-            objects.put(ResourceQuota.class, NamespaceLimitsBuilder.NAME);
-            objects.put(LimitRange.class, NamespaceLimitsBuilder.NAME);
-            objects.put(ServiceAccount.class, ManagedNames.WORKER);
-            objects.put(Role.class, ManagedNames.WORKER);
-            objects.put(RoleBinding.class, ManagedNames.WORKER);
-            objects.put(Secret.class, ManagedNames.WORKER_SECRET);
-            objects.put(PersistentVolumeClaim.class, ManagedNames.SESSIONS_VOLUME);
-            objects.put(NetworkPolicy.class, ManagedNames.WORKER);
-            objects.put(Service.class, ManagedNames.WORKER);
-            objects.put(Deployment.class, ManagedNames.WORKER);
             await().atMost(Duration.ofSeconds(120)).untilAsserted(() -> {
-                assertThat(client.namespaces().withName(namespace).get())
-                        .as("Namespace")
-                        .isNotNull();
-                objects.forEach((kind, name) -> assertThat(client.resources(kind)
+                assertThat(admin.namespaces().withName(namespace).get()).isNotNull();
+                owned().forEach(object -> assertThat(admin.resources(object.getKey())
                                 .inNamespace(namespace)
-                                .withName(name)
+                                .withName(object.getValue())
                                 .get())
-                        .as(kind.getSimpleName() + " " + name)
+                        .as(object.getKey().getSimpleName() + " " + object.getValue())
                         .isNotNull());
             });
-            Deployment deployment = client.apps()
-                    .deployments()
-                    .inNamespace(namespace)
-                    .withName(ManagedNames.WORKER)
-                    .get();
-            assertThat(deployment.getSpec().getTemplate().getSpec().getContainers())
-                    .singleElement()
-                    .satisfies(container -> assertThat(container.getImage()).isEqualTo(IMAGE));
-            assertThat(client.namespaces()
-                            .withName(namespace)
-                            .get()
-                            .getMetadata()
-                            .getLabels())
-                    .containsEntry(ManagedNames.MANAGED_BY_LABEL, ManagedNames.MANAGED_BY);
+            pullSecret(admin, namespace);
+
+            // The worker actually runs: image pulled, volume bound, probes answered, under the restricted pod.
+            await().atMost(Duration.ofMinutes(5)).untilAsserted(() -> {
+                Deployment deployment = admin.apps()
+                        .deployments()
+                        .inNamespace(namespace)
+                        .withName(ManagedNames.WORKER)
+                        .get();
+                assertThat(deployment.getStatus().getReadyReplicas())
+                        .isNotNull()
+                        .isPositive();
+            });
+            TenantEnvironments tenants = app.getBean(TenantEnvironments.class);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> tenants.get(acme).status() == TenantEnvironmentStatus.READY);
+
+            // Steady state against the real API server's defaulting: a pass writes nothing.
+            Map<String, String> versions = specVersions(admin, namespace);
+            TenantEnvironmentReconciler reconciler = app.getBean(TenantEnvironmentReconciler.class);
+            assertThat(reconciler.reconcile(acme).writes()).isZero();
+            assertThat(reconciler.reconcile(acme).writes()).isZero();
+            assertThat(specVersions(admin, namespace)).isEqualTo(versions);
+
+            // A class that cannot bind ReadWriteMany: a clear status after the bounded wait, not PROVISIONING.
+            TenantEnvironmentId blocked = TenantEnvironmentId.of("acme", "rwo");
+            assertThat(put(port, blocked, "{\"workerImage\":\"%s\",\"storageClass\":\"local-path\"}".formatted(image))
+                            .status())
+                    .isBetween(200, 299);
+            await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> {
+                var environment = tenants.get(blocked);
+                assertThat(environment.status()).isEqualTo(TenantEnvironmentStatus.DEGRADED);
+                assertThat(environment.statusReason()).startsWith("session-volume-unbound:");
+            });
         }
+    }
+
+    /**
+     * Applies the chart's ServiceAccount, ClusterRoles, bindings, leader-election Role and admission policy,
+     * as {@code helm install} would; returns the ServiceAccount's name.
+     */
+    private String applyChartRbac(KubernetesClient admin) {
+        admin.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(RELEASE_NAMESPACE)
+                        .endMetadata()
+                        .build())
+                .create();
+        Set<String> kinds = Set.of(
+                "ServiceAccount",
+                "ClusterRole",
+                "ClusterRoleBinding",
+                "Role",
+                "RoleBinding",
+                "ValidatingAdmissionPolicy",
+                "ValidatingAdmissionPolicyBinding");
+        String serviceAccount = null;
+        for (Map<String, Object> tree : RenderedChart.render(t -> t.set("admissionPolicy.enabled", true))) {
+            if (!kinds.contains(String.valueOf(tree.get("kind")))) {
+                continue;
+            }
+            HasMetadata object = serialization.convertValue(tree, HasMetadata.class);
+            if (object instanceof ServiceAccount) {
+                serviceAccount = object.getMetadata().getName();
+            }
+            if (object instanceof Namespaced && object.getMetadata().getNamespace() == null) {
+                object.getMetadata().setNamespace(RELEASE_NAMESPACE);
+            }
+            admin.resource(object).create();
+        }
+        assertThat(serviceAccount).as("the chart's ServiceAccount").isNotNull();
+        return serviceAccount;
+    }
+
+    private static String tenantClusterRole() {
+        return RenderedChart.render(t -> t).stream()
+                .filter(tree -> "ClusterRole".equals(tree.get("kind")))
+                .map(tree -> String.valueOf(((Map<?, ?>) tree.get("metadata")).get("name")))
+                .filter(name -> name.endsWith("-tenant"))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /** The control plane's client: K3s' address and CA, but the ServiceAccount's token instead of admin's cert. */
+    private static KubernetesClient clientAs(KubernetesClient admin, String serviceAccount) {
+        String token = admin.serviceAccounts()
+                .inNamespace(RELEASE_NAMESPACE)
+                .withName(serviceAccount)
+                .tokenRequest(new TokenRequestBuilder()
+                        .withNewSpec()
+                        .withExpirationSeconds(3600L)
+                        .endSpec()
+                        .build())
+                .getStatus()
+                .getToken();
+        Config config = new ConfigBuilder(admin.getConfiguration())
+                .withClientCertData(null)
+                .withClientKeyData(null)
+                .withClientCertFile(null)
+                .withClientKeyFile(null)
+                .withUsername(null)
+                .withPassword(null)
+                .withOauthToken(token)
+                .build();
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    /** A ReadWriteMany volume for the session claim: K3s' own local-path class only does ReadWriteOnce. */
+    private static void sessionStorage(KubernetesClient admin) throws Exception {
+        var made =
+                k3s.execInContainer("sh", "-c", "mkdir -p /srv/talkide-sessions && chmod 0777 /srv/talkide-sessions");
+        assertThat(made.getExitCode()).as(made.getStderr()).isZero();
+        admin.storage()
+                .v1()
+                .storageClasses()
+                .resource(new StorageClassBuilder()
+                        .withNewMetadata()
+                        .withName(RWX_CLASS)
+                        .endMetadata()
+                        .withProvisioner("kubernetes.io/no-provisioner")
+                        .withVolumeBindingMode("Immediate")
+                        .build())
+                .create();
+        admin.persistentVolumes()
+                .resource(new PersistentVolumeBuilder()
+                        .withNewMetadata()
+                        .withName("talkide-sessions")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withStorageClassName(RWX_CLASS)
+                        .withAccessModes("ReadWriteMany")
+                        .addToCapacity("storage", new Quantity("10Gi"))
+                        .withNewHostPath()
+                        .withPath("/srv/talkide-sessions")
+                        .withType("Directory")
+                        .endHostPath()
+                        .endSpec()
+                        .build())
+                .create();
+    }
+
+    /** Where the worker image lives in a private registry (CI's), its pull Secret in the tenant namespace. */
+    private static void pullSecret(KubernetesClient admin, String namespace) {
+        String registry = System.getenv("TALKIDE_REAL_CLUSTER_REGISTRY");
+        if (registry == null) {
+            return;
+        }
+        String auth = Base64.getEncoder()
+                .encodeToString((required("TALKIDE_REAL_CLUSTER_REGISTRY_USER") + ":"
+                                + required("TALKIDE_REAL_CLUSTER_REGISTRY_PASSWORD"))
+                        .getBytes(StandardCharsets.UTF_8));
+        String config = "{\"auths\":{\"" + registry + "\":{\"auth\":\"" + auth + "\"}}}";
+        admin.secrets()
+                .inNamespace(namespace)
+                .resource(new SecretBuilder()
+                        .withNewMetadata()
+                        .withName(PULL_SECRET)
+                        .endMetadata()
+                        .withType("kubernetes.io/dockerconfigjson")
+                        .addToStringData(".dockerconfigjson", config)
+                        .build())
+                .create();
+    }
+
+    /**
+     * What a write would change: the resourceVersion of every owned object without a status (ResourceQuota and
+     * PVC have one their controllers update; the pass's own count covers them), and the Deployment's
+     * generation, which only a spec change raises (its status moves the resourceVersion).
+     */
+    private static Map<String, String> specVersions(KubernetesClient admin, String namespace) {
+        Map<String, String> versions = new LinkedHashMap<>();
+        for (var object : owned()) {
+            if (object.getKey() == ResourceQuota.class || object.getKey() == PersistentVolumeClaim.class) {
+                continue;
+            }
+            HasMetadata live = admin.resources(object.getKey())
+                    .inNamespace(namespace)
+                    .withName(object.getValue())
+                    .get();
+            versions.put(
+                    object.getKey().getSimpleName() + " " + object.getValue(),
+                    live instanceof Deployment
+                            ? "generation " + live.getMetadata().getGeneration()
+                            : live.getMetadata().getResourceVersion());
+        }
+        return versions;
+    }
+
+    /** Everything the control plane creates in a tenant namespace, by kind and name. */
+    private static List<Map.Entry<Class<? extends HasMetadata>, String>> owned() {
+        return List.of(
+                Map.entry(ResourceQuota.class, NamespaceLimitsBuilder.NAME),
+                Map.entry(LimitRange.class, NamespaceLimitsBuilder.NAME),
+                Map.entry(ServiceAccount.class, ManagedNames.WORKER),
+                Map.entry(Role.class, ManagedNames.WORKER),
+                Map.entry(RoleBinding.class, ManagedNames.WORKER),
+                Map.entry(RoleBinding.class, ManagedNames.CONTROL_PLANE_ACCESS),
+                Map.entry(Secret.class, ManagedNames.WORKER_SECRET),
+                Map.entry(PersistentVolumeClaim.class, ManagedNames.SESSIONS_VOLUME),
+                Map.entry(NetworkPolicy.class, ManagedNames.WORKER),
+                Map.entry(Service.class, ManagedNames.WORKER),
+                Map.entry(Deployment.class, ManagedNames.WORKER));
+    }
+
+    private static TestHttp.Response put(int port, TenantEnvironmentId id, String body) {
+        TestHttp http = new TestHttp(port);
+        return http.send(http.request("/api/admin/tenant-environments/" + id.tenant() + "/" + id.env())
+                .header("Authorization", TestHttp.basic("dev", "dev"))
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body))
+                .build());
+    }
+
+    /** Selected, this test runs or fails: a missing setting is an error, not a reason to skip. */
+    private static String required(String variable) {
+        String value = System.getenv(variable);
+        if (value == null || value.isBlank()) {
+            throw new IllegalStateException(variable + " must be set for the real-cluster test (see .gitlab-ci.yml)");
+        }
+        return value;
     }
 }

@@ -2,6 +2,7 @@ package app.talkide.controlplane.provisioning.desired;
 
 import app.talkide.controlplane.provisioning.ProvisioningProperties.Quota;
 import app.talkide.controlplane.provisioning.ProvisioningProperties.Resources;
+import app.talkide.controlplane.provisioning.WorkerPod;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -17,6 +18,7 @@ import org.jspecify.annotations.Nullable;
  * @param quota the namespace's ResourceQuota
  * @param extraLabels labels added to every object, besides the managed ones
  * @param egress where the worker may connect besides DNS and the control plane
+ * @param pod the worker pod's placement, sandbox, local disk and probe timeout
  */
 public record DesiredState(
         String workerImage,
@@ -25,7 +27,8 @@ public record DesiredState(
         String storageSize,
         Quota quota,
         Map<String, String> extraLabels,
-        List<EgressRule> egress) {
+        List<EgressRule> egress,
+        WorkerPod pod) {
 
     public DesiredState {
         extraLabels = Map.copyOf(extraLabels);

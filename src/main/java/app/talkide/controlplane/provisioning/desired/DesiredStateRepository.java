@@ -1,19 +1,32 @@
 package app.talkide.controlplane.provisioning.desired;
 
+import app.talkide.controlplane.provisioning.WorkerPod;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonInclude.Include;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 @Repository
 class DesiredStateRepository {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    /**
+     * Leaves out unset fields and ignores fields it does not know: during a rolling update the previous and
+     * the next release read what this one wrote, and the reverse (docs/developing.md, expand-only).
+     */
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .changeDefaultPropertyInclusion(
+                    inclusion -> JsonInclude.Value.construct(Include.NON_NULL, Include.NON_NULL))
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
 
     private final JdbcClient jdbc;
 
@@ -31,17 +44,20 @@ class DesiredStateRepository {
 
     /** Stores the spec, raising the generation; returns whether it differed from the stored one. */
     boolean save(TenantEnvironmentId id, DesiredStateSpec spec, Instant now) {
-        String json = JSON.writeValueAsString(spec);
+        // The pod settings have their own column (V59), so the previous release can still read `spec`.
+        String json = JSON.writeValueAsString(spec.withPod(null));
+        String pod = spec.pod() == null ? null : JSON.writeValueAsString(spec.pod());
         Optional<DesiredStateRecord> existing = find(id);
         if (existing.isEmpty()) {
             jdbc.sql("""
                             insert into tenant_environment_desired_state
-                              (tenant, env, spec, generation, applied_generation, drift_repairs, updated_at)
-                            values (:tenant, :env, :spec, 1, 0, 0, :now)
+                              (tenant, env, spec, worker_pod, generation, applied_generation, drift_repairs, updated_at)
+                            values (:tenant, :env, :spec, :pod, 1, 0, 0, :now)
                             """)
                     .param("tenant", id.tenant())
                     .param("env", id.env())
                     .param("spec", json)
+                    .param("pod", pod, java.sql.Types.VARCHAR)
                     .param("now", Timestamp.from(now))
                     .update();
             return true;
@@ -51,10 +67,11 @@ class DesiredStateRepository {
         }
         jdbc.sql("""
                         update tenant_environment_desired_state
-                        set spec = :spec, generation = generation + 1, updated_at = :now
+                        set spec = :spec, worker_pod = :pod, generation = generation + 1, updated_at = :now
                         where tenant = :tenant and env = :env
                         """)
                 .param("spec", json)
+                .param("pod", pod, java.sql.Types.VARCHAR)
                 .param("now", Timestamp.from(now))
                 .param("tenant", id.tenant())
                 .param("env", id.env())
@@ -97,10 +114,14 @@ class DesiredStateRepository {
                 .update();
     }
 
+    private static @Nullable WorkerPod pod(@Nullable String json) {
+        return json == null ? null : JSON.readValue(json, WorkerPod.class);
+    }
+
     private static DesiredStateRecord map(ResultSet rs, int row) throws SQLException {
         Timestamp reconciled = rs.getTimestamp("last_reconciled_at");
         return new DesiredStateRecord(
-                JSON.readValue(rs.getString("spec"), DesiredStateSpec.class),
+                JSON.readValue(rs.getString("spec"), DesiredStateSpec.class).withPod(pod(rs.getString("worker_pod"))),
                 rs.getLong("generation"),
                 rs.getLong("applied_generation"),
                 reconciled == null ? null : reconciled.toInstant(),

@@ -3,6 +3,7 @@ package app.talkide.controlplane.provisioning.desired;
 import app.talkide.controlplane.provisioning.ProvisioningProperties;
 import app.talkide.controlplane.provisioning.ProvisioningProperties.Quota;
 import app.talkide.controlplane.provisioning.ProvisioningProperties.Resources;
+import app.talkide.controlplane.provisioning.WorkerPod;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,9 +22,27 @@ public record DesiredStateSpec(
         @Nullable String storageSize,
         @Nullable Quota quota,
         @Nullable Map<String, String> extraLabels,
-        @Nullable List<EgressRule> egress) {
+        @Nullable List<EgressRule> egress,
+        @Nullable WorkerPod pod) {
 
     public static final DesiredStateSpec DEFAULTS = new DesiredStateSpec(null, null, null, null, null, null, null);
+
+    /** Without pod settings: the worker pod follows the defaults. */
+    public DesiredStateSpec(
+            @Nullable String workerImage,
+            @Nullable Resources resources,
+            @Nullable String storageClass,
+            @Nullable String storageSize,
+            @Nullable Quota quota,
+            @Nullable Map<String, String> extraLabels,
+            @Nullable List<EgressRule> egress) {
+        this(workerImage, resources, storageClass, storageSize, quota, extraLabels, egress, null);
+    }
+
+    /** This spec with other pod settings (stored in their own column, see {@code DesiredStateRepository}). */
+    public DesiredStateSpec withPod(@Nullable WorkerPod pod) {
+        return new DesiredStateSpec(workerImage, resources, storageClass, storageSize, quota, extraLabels, egress, pod);
+    }
 
     /** This spec with every unset field taken from the configured defaults. */
     public DesiredState resolve(ProvisioningProperties properties) {
@@ -35,6 +54,7 @@ public record DesiredStateSpec(
                 Objects.requireNonNullElse(storageSize, defaults.storageSize()),
                 Objects.requireNonNullElse(quota, defaults.quota()),
                 extraLabels == null ? Map.of() : extraLabels,
-                egress == null ? List.of() : egress);
+                egress == null ? List.of() : egress,
+                (pod == null ? WorkerPod.UNSET : pod).orElse(defaults.pod()));
     }
 }

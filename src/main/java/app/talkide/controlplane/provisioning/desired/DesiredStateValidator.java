@@ -1,5 +1,6 @@
 package app.talkide.controlplane.provisioning.desired;
 
+import app.talkide.controlplane.provisioning.ProvisioningProperties;
 import app.talkide.controlplane.provisioning.ProvisioningProperties.Quota;
 import app.talkide.controlplane.provisioning.ProvisioningProperties.Resources;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -23,8 +24,8 @@ final class DesiredStateValidator {
             Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
     static void validate(DesiredStateSpec spec) {
-        if (spec.workerImage() != null && !IMAGE.matcher(spec.workerImage()).matches()) {
-            throw new InvalidDesiredState("workerImage must be an image reference such as registry/worker:1.2");
+        if (spec.workerImage() != null) {
+            image("workerImage", spec.workerImage());
         }
         if (spec.resources() != null) {
             validate(spec.resources());
@@ -32,7 +33,7 @@ final class DesiredStateValidator {
         if (spec.storageClass() != null
                 && (spec.storageClass().length() > 253
                         || !DNS_SUBDOMAIN.matcher(spec.storageClass()).matches())) {
-            throw new InvalidDesiredState("storageClass must be a DNS subdomain name");
+            throw new InvalidDesiredState("storageClass", "storageClass must be a DNS subdomain name");
         }
         if (spec.storageSize() != null) {
             quantity("storageSize", spec.storageSize());
@@ -46,8 +47,49 @@ final class DesiredStateValidator {
         if (spec.extraLabels() != null) {
             String problem = LabelRules.problem(spec.extraLabels());
             if (problem != null) {
-                throw new InvalidDesiredState(problem);
+                throw new InvalidDesiredState("extraLabels", problem);
             }
+        }
+        if (spec.pod() != null) {
+            WorkerPodRules.validate(spec.pod());
+        }
+    }
+
+    /**
+     * The configured defaults must pass the same rules (the application does not start otherwise): a bad
+     * default would reach every tenant-environment that did not choose otherwise.
+     */
+    static void validateDefaults(ProvisioningProperties.Defaults defaults) {
+        try {
+            validate(new DesiredStateSpec(
+                    defaults.workerImage(),
+                    defaults.resources(),
+                    defaults.storageClass(),
+                    defaults.storageSize(),
+                    defaults.quota(),
+                    null,
+                    null,
+                    defaults.pod()));
+        } catch (InvalidDesiredState e) {
+            throw new IllegalStateException(
+                    "talkide.provisioning.defaults: " + e.getBody().getDetail(), e);
+        }
+    }
+
+    /**
+     * A reference with a fixed tag or a digest: without one, or with {@code latest}, the tag moves, and the pods
+     * of one Deployment (the old and the surge pod of a roll, a pod rescheduled later) run different code.
+     */
+    private static void image(String field, String image) {
+        if (!IMAGE.matcher(image).matches()) {
+            throw new InvalidDesiredState(field, field + " must be an image reference such as registry/worker:1.2");
+        }
+        String lastPart = image.substring(image.lastIndexOf('/') + 1);
+        boolean digest = image.contains("@");
+        int colon = lastPart.lastIndexOf(':');
+        if (!digest && (colon < 0 || lastPart.substring(colon + 1).equals("latest"))) {
+            throw new InvalidDesiredState(
+                    field, field + " must name a fixed tag (not latest) or a digest, such as registry/worker:1.2");
         }
     }
 
@@ -56,21 +98,24 @@ final class DesiredStateValidator {
 
     private static void validate(java.util.List<EgressRule> egress) {
         if (egress.size() > MAX_EGRESS_RULES) {
-            throw new InvalidDesiredState("egress: at most " + MAX_EGRESS_RULES + " rules");
+            throw new InvalidDesiredState("egress", "egress: at most " + MAX_EGRESS_RULES + " rules");
         }
         for (EgressRule rule : egress) {
             Cidr cidr = rule.cidr() == null ? null : Cidr.parse(rule.cidr());
             if (cidr == null) {
                 throw new InvalidDesiredState(
-                        "egress.cidr must be an IP block such as 203.0.113.0/24 or 2001:db8::/32");
+                        "egress.cidr", "egress.cidr must be an IP block such as 203.0.113.0/24 or 2001:db8::/32");
             }
             if (cidr.isLinkLocal()) {
-                throw new InvalidDesiredState("egress.cidr must not be link-local (169.254.0.0/16, fe80::/10): "
-                        + "that is where cloud metadata services answer");
+                throw new InvalidDesiredState(
+                        "egress.cidr",
+                        "egress.cidr must not be link-local (169.254.0.0/16, fe80::/10): "
+                                + "that is where cloud metadata services answer");
             }
             if (rule.ports().size() > 16
                     || rule.ports().stream().anyMatch(port -> port == null || port < 1 || port > 65535)) {
-                throw new InvalidDesiredState("egress.ports must be at most 16 TCP ports between 1 and 65535");
+                throw new InvalidDesiredState(
+                        "egress.ports", "egress.ports must be at most 16 TCP ports between 1 and 65535");
             }
         }
     }
@@ -89,8 +134,10 @@ final class DesiredStateValidator {
                 && amount(worker.memoryLimit()).multiply(two).compareTo(amount(quota.memory())) <= 0
                 && quota.pods() >= 2;
         if (!fits) {
-            throw new InvalidDesiredState("quota must hold two worker pods (cpu and memory at least twice the "
-                    + "worker's limits, pods at least 2): a rolling update starts the new pod before the old stops");
+            throw new InvalidDesiredState(
+                    "quota",
+                    "quota must hold two worker pods (cpu and memory at least twice the "
+                            + "worker's limits, pods at least 2): a rolling update starts the new pod before the old stops");
         }
     }
 
@@ -104,7 +151,7 @@ final class DesiredStateValidator {
         BigDecimal cpuLimit = quantity("resources.cpuLimit", resources.cpuLimit());
         BigDecimal memoryLimit = quantity("resources.memoryLimit", resources.memoryLimit());
         if (cpuRequest.compareTo(cpuLimit) > 0 || memoryRequest.compareTo(memoryLimit) > 0) {
-            throw new InvalidDesiredState("resources: a request must not exceed its limit");
+            throw new InvalidDesiredState("resources", "resources: a request must not exceed its limit");
         }
     }
 
@@ -113,18 +160,18 @@ final class DesiredStateValidator {
         quantity("quota.memory", quota.memory());
         quantity("quota.storage", quota.storage());
         if (quota.pods() < 1 || quota.jobs() < 1) {
-            throw new InvalidDesiredState("quota.pods and quota.jobs must be at least 1");
+            throw new InvalidDesiredState("quota", "quota.pods and quota.jobs must be at least 1");
         }
     }
 
     /** The quantity's value; refuses missing, malformed and non-positive ones. */
-    private static BigDecimal quantity(String field, @Nullable String value) {
+    static BigDecimal quantity(String field, @Nullable String value) {
         if (value == null || value.length() > 32 || !QUANTITY.matcher(value).matches()) {
-            throw new InvalidDesiredState(field + " must be a Kubernetes quantity such as 500m, 2 or 4Gi");
+            throw new InvalidDesiredState(field, field + " must be a Kubernetes quantity such as 500m, 2 or 4Gi");
         }
         BigDecimal amount = Quantity.getAmountInBytes(new Quantity(value));
         if (amount.signum() <= 0) {
-            throw new InvalidDesiredState(field + " must be positive");
+            throw new InvalidDesiredState(field, field + " must be positive");
         }
         return amount;
     }

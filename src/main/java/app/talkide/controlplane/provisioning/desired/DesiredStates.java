@@ -46,6 +46,7 @@ public class DesiredStates {
         this.tenantEnvironments = tenantEnvironments;
         this.repository = repository;
         this.properties = properties;
+        DesiredStateValidator.validateDefaults(properties.defaults());
         this.reserved = new ReservedNamespaces(properties);
         this.identityTokens = identityTokens;
         this.reconciler = reconciler;

@@ -41,7 +41,32 @@ final class LabelRules {
         return null;
     }
 
+    /**
+     * The first syntax problem of these labels (no reserved prefixes: a node selector names labels such as
+     * {@code kubernetes.io/arch}), or {@code null}.
+     */
+    static @Nullable String syntaxProblem(Map<String, String> labels) {
+        if (labels.size() > MAX_LABELS) {
+            return "at most " + MAX_LABELS + " labels";
+        }
+        for (Map.Entry<String, String> label : labels.entrySet()) {
+            String keyProblem = keyProblem(label.getKey(), false);
+            if (keyProblem != null) {
+                return keyProblem;
+            }
+            if (label.getValue() == null || !VALUE.matcher(label.getValue()).matches()) {
+                return "the value of '" + printable(label.getKey()) + "' must be at most 63 letters, digits, '-',"
+                        + " '_' or '.', starting and ending with a letter or digit";
+            }
+        }
+        return null;
+    }
+
     private static @Nullable String keyProblem(String key) {
+        return keyProblem(key, true);
+    }
+
+    private static @Nullable String keyProblem(String key, boolean refuseReserved) {
         if (key == null || key.isEmpty()) {
             return "a label key must not be empty";
         }
@@ -52,7 +77,7 @@ final class LabelRules {
             if (prefix.length() > 253 || !DNS_SUBDOMAIN.matcher(prefix).matches()) {
                 return "the prefix of '" + printable(key) + "' must be a DNS subdomain";
             }
-            for (String reserved : RESERVED_PREFIXES) {
+            for (String reserved : refuseReserved ? RESERVED_PREFIXES : List.<String>of()) {
                 if (prefix.equals(reserved) || prefix.endsWith("." + reserved)) {
                     return "the prefix of '" + printable(key) + "' is reserved (" + reserved + ")";
                 }

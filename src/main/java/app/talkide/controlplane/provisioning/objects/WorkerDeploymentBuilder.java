@@ -3,11 +3,13 @@ package app.talkide.controlplane.provisioning.objects;
 import app.talkide.controlplane.provisioning.ManagedNames;
 import app.talkide.controlplane.provisioning.ProvisioningProperties;
 import app.talkide.controlplane.provisioning.ProvisioningProperties.Resources;
+import app.talkide.controlplane.provisioning.WorkerPod;
 import app.talkide.controlplane.provisioning.desired.DesiredState;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -15,9 +17,12 @@ import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Deployment {@code talkide-worker}: one worker pod with the environment of the worker contract (SPEC §7),
@@ -30,15 +35,36 @@ public final class WorkerDeploymentBuilder {
 
     public static final String CONTAINER = "worker";
     public static final String CONFIG_DIR = "/data/claude";
+    /** The agent's working tree on the session volume (the worker's own default, stated so it is visible). */
+    public static final String WORKSPACE_DIR = CONFIG_DIR + "/workspace";
+    /**
+     * Writable scratch space under the read-only root filesystem: Node, git and the engine write to
+     * {@code TMPDIR} and {@code HOME} (caches, git config), each an {@code emptyDir} with a size limit.
+     */
+    public static final String TMP_DIR = "/tmp";
+
+    public static final String HOME_DIR = "/home/talkide";
+    static final String TMP_VOLUME = "tmp";
+    static final String HOME_VOLUME = "home";
     /** The worker image's non-root user; {@code fsGroup} makes the NFS volume writable for it. */
     static final long WORKER_UID = 10001L;
 
     public static Deployment build(
             TenantEnvironmentId id, DesiredState desired, ProvisioningProperties properties, String rolledAt) {
+        WorkerPod pod = desired.pod();
+        int probeTimeout = pod.probeTimeoutSeconds() == null ? 1 : pod.probeTimeoutSeconds();
         Map<String, String> podLabels = new LinkedHashMap<>(ManagedMetadata.labels(id, desired));
         podLabels.putAll(ManagedMetadata.workerSelector(id));
+        var metadata = ManagedMetadata.of(id, desired, ManagedNames.WORKER);
+        String placement = placement(pod);
+        if (placement != null) {
+            Map<String, String> annotations =
+                    new LinkedHashMap<>(metadata.getAnnotations() == null ? Map.of() : metadata.getAnnotations());
+            annotations.put(ManagedNames.PLACEMENT_ANNOTATION, placement);
+            metadata.setAnnotations(annotations);
+        }
         return new DeploymentBuilder()
-                .withMetadata(ManagedMetadata.of(id, desired, ManagedNames.WORKER))
+                .withMetadata(metadata)
                 .withNewSpec()
                 .withReplicas(1)
                 .withRevisionHistoryLimit(3)
@@ -59,6 +85,15 @@ public final class WorkerDeploymentBuilder {
                 .endMetadata()
                 .withNewSpec()
                 .withServiceAccountName(ManagedNames.WORKER)
+                // Placement and sandbox; what others add survives, what we drop goes (StalePlacement).
+                .withImagePullSecrets(pod.imagePullSecretsOrNone().stream()
+                        .map(LocalObjectReference::new)
+                        .toList())
+                .withNodeSelector(pod.nodeSelectorOrNone().isEmpty() ? null : new TreeMap<>(pod.nodeSelectorOrNone()))
+                .withTolerations(pod.tolerationsOrNone())
+                .withAffinity(pod.affinity())
+                .withPriorityClassName(pod.priorityClassName())
+                .withRuntimeClassName(pod.runtimeClassName())
                 .withNewSecurityContext()
                 .withRunAsNonRoot(true)
                 .withRunAsUser(WORKER_UID)
@@ -78,10 +113,10 @@ public final class WorkerDeploymentBuilder {
                 .withProtocol("TCP")
                 .endPort()
                 .withEnv(environment(id, properties))
-                .withResources(resources(desired.resources()))
-                .withStartupProbe(probe("/healthz", 30))
-                .withLivenessProbe(probe("/healthz", 3))
-                .withReadinessProbe(probe("/readyz", 3))
+                .withResources(resources(desired.resources(), pod))
+                .withStartupProbe(probe("/healthz", 30, probeTimeout))
+                .withLivenessProbe(probe("/healthz", 3, probeTimeout))
+                .withReadinessProbe(probe("/readyz", 3, probeTimeout))
                 .withNewSecurityContext()
                 .withRunAsNonRoot(true)
                 .withReadOnlyRootFilesystem(true)
@@ -95,8 +130,12 @@ public final class WorkerDeploymentBuilder {
                 .withMountPath(CONFIG_DIR)
                 .endVolumeMount()
                 .addNewVolumeMount()
-                .withName("tmp")
-                .withMountPath("/tmp")
+                .withName(TMP_VOLUME)
+                .withMountPath(TMP_DIR)
+                .endVolumeMount()
+                .addNewVolumeMount()
+                .withName(HOME_VOLUME)
+                .withMountPath(HOME_DIR)
                 .endVolumeMount()
                 .endContainer()
                 .addNewVolume()
@@ -106,16 +145,57 @@ public final class WorkerDeploymentBuilder {
                 .withClaimName(ManagedNames.SESSIONS_VOLUME)
                 .endPersistentVolumeClaim()
                 .endVolume()
-                // A read-only root filesystem still needs somewhere for Node and git to write scratch files.
+                // A read-only root filesystem still needs somewhere for Node and git to write scratch files;
+                // bounded, or one runaway build fills the node's disk and the kubelet evicts its neighbours.
                 .addNewVolume()
-                .withName("tmp")
+                .withName(TMP_VOLUME)
                 .withNewEmptyDir()
+                .withSizeLimit(quantity(pod.tmpSizeLimit()))
+                .endEmptyDir()
+                .endVolume()
+                .addNewVolume()
+                .withName(HOME_VOLUME)
+                .withNewEmptyDir()
+                .withSizeLimit(quantity(pod.tmpSizeLimit()))
                 .endEmptyDir()
                 .endVolume()
                 .endSpec()
                 .endTemplate()
                 .endSpec()
                 .build();
+    }
+
+    private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
+    /**
+     * The placement this pod spec sets, as JSON ({@code null}: none): the record that lets the reconciler take
+     * out what it set before and no longer wants, without touching what admission policies added.
+     */
+    static @Nullable String placement(WorkerPod pod) {
+        Map<String, Object> placement = new TreeMap<>();
+        if (!pod.imagePullSecretsOrNone().isEmpty()) {
+            placement.put(
+                    "imagePullSecrets",
+                    pod.imagePullSecretsOrNone().stream()
+                            .map(LocalObjectReference::new)
+                            .toList());
+        }
+        if (!pod.nodeSelectorOrNone().isEmpty()) {
+            placement.put("nodeSelector", new TreeMap<>(pod.nodeSelectorOrNone()));
+        }
+        if (!pod.tolerationsOrNone().isEmpty()) {
+            placement.put("tolerations", pod.tolerationsOrNone());
+        }
+        if (pod.affinity() != null) {
+            placement.put("affinity", pod.affinity());
+        }
+        if (pod.priorityClassName() != null) {
+            placement.put("priorityClassName", pod.priorityClassName());
+        }
+        if (pod.runtimeClassName() != null) {
+            placement.put("runtimeClassName", pod.runtimeClassName());
+        }
+        return placement.isEmpty() ? null : JSON.asJson(placement);
     }
 
     /** The worker contract's environment (docs/worker-contract.md); names as the reference worker reads them. */
@@ -126,27 +206,44 @@ public final class WorkerDeploymentBuilder {
                 fromSecret("TALKIDE_WORKER_IDENTITY_TOKEN", ManagedNames.IDENTITY_TOKEN_KEY),
                 fromSecret("TALKIDE_WORKER_COMMAND_KEY", ManagedNames.COMMAND_KEY_KEY),
                 value("CLAUDE_CONFIG_DIR", CONFIG_DIR),
+                value("TALKIDE_WORKSPACE_DIR", WORKSPACE_DIR),
+                value("HOME", HOME_DIR),
+                value("TMPDIR", TMP_DIR),
                 value("TALKIDE_TENANT", id.tenant()),
                 value("TALKIDE_ENV", id.env()),
                 value("TALKIDE_WORKER_PORT", String.valueOf(ManagedNames.WORKER_PORT)));
     }
 
-    static ResourceRequirements resources(Resources resources) {
-        return new ResourceRequirementsBuilder()
+    static ResourceRequirements resources(Resources resources, WorkerPod pod) {
+        ResourceRequirementsBuilder requirements = new ResourceRequirementsBuilder()
                 .addToRequests("cpu", new Quantity(resources.cpuRequest()))
                 .addToRequests("memory", new Quantity(resources.memoryRequest()))
                 .addToLimits("cpu", new Quantity(resources.cpuLimit()))
-                .addToLimits("memory", new Quantity(resources.memoryLimit()))
-                .build();
+                .addToLimits("memory", new Quantity(resources.memoryLimit()));
+        if (pod.ephemeralStorageRequest() != null) {
+            requirements.addToRequests(EPHEMERAL_STORAGE, new Quantity(pod.ephemeralStorageRequest()));
+        }
+        if (pod.ephemeralStorageLimit() != null) {
+            requirements.addToLimits(EPHEMERAL_STORAGE, new Quantity(pod.ephemeralStorageLimit()));
+        }
+        return requirements.build();
     }
 
-    private static Probe probe(String path, int failureThreshold) {
+    private static final String EPHEMERAL_STORAGE = "ephemeral-storage";
+
+    private static @Nullable Quantity quantity(@Nullable String value) {
+        return value == null ? null : new Quantity(value);
+    }
+
+    /** The timeout is stated even where it is Kubernetes' default (1 s), so the API server adds nothing. */
+    private static Probe probe(String path, int failureThreshold, int timeoutSeconds) {
         return new ProbeBuilder()
                 .withNewHttpGet()
                 .withPath(path)
                 .withPort(new IntOrString("http"))
                 .endHttpGet()
                 .withPeriodSeconds(5)
+                .withTimeoutSeconds(timeoutSeconds)
                 .withFailureThreshold(failureThreshold)
                 .build();
     }

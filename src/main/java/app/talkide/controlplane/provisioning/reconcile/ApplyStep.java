@@ -115,6 +115,7 @@ final class ApplyStep {
 
         String degraded = null;
         boolean transientFailure = false;
+        PersistentVolumeClaim liveClaim = null;
         for (HasMetadata object : objects.subList(1, objects.size())) {
             if (!stillLeading.getAsBoolean()) {
                 return Result.stopped(written);
@@ -125,10 +126,12 @@ final class ApplyStep {
                         : object instanceof Secret
                                 ? liveSecret
                                 : object instanceof Deployment ? liveDeployment : applier.read(object);
-                HasMetadata wanted =
-                        object instanceof PersistentVolumeClaim claim && live instanceof PersistentVolumeClaim liveClaim
-                                ? VolumeExpansion.neverShrink(claim, liveClaim)
-                                : object;
+                if (live instanceof PersistentVolumeClaim claim) {
+                    liveClaim = claim;
+                }
+                HasMetadata wanted = object instanceof PersistentVolumeClaim claim && liveClaim != null
+                        ? VolumeExpansion.neverShrink(claim, liveClaim)
+                        : object;
                 ObjectApplier.Outcome outcome = applier.apply(wanted, live);
                 if (outcome.wrote()) {
                     written.add(object.getKind());
@@ -144,7 +147,12 @@ final class ApplyStep {
                 }
             }
         }
-        return new Result(written, degraded, isReady(liveDeployment), transientFailure, false);
+        boolean ready = isReady(liveDeployment);
+        if (degraded == null && !ready) {
+            degraded = SessionVolumeBinding.unboundReason(
+                    id, liveClaim, desired.storageClass(), properties.sessionVolumeBindTimeout(), clock.instant());
+        }
+        return new Result(written, degraded, ready, transientFailure, false);
     }
 
     /** Keeps the live value unless the Secret changes: pods read it only at start, so then they must roll. */

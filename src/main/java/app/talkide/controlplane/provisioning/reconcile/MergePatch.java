@@ -9,7 +9,8 @@ import java.util.Set;
 /**
  * RFC 7386 JSON Merge Patch on generic trees, for patches that carry no {@code null} (nothing to remove); maps
  * under the keys in {@code replacedWhole} are replaced like values instead of merged (label selectors, where a
- * key left over from the target would change what the selector picks). Lists under
+ * key left over from the target would change what the selector picks). Lists under {@link OwnedFields#SUBSET_LISTS}
+ * get our elements added to theirs. Lists under
  * {@link OwnedFields#NAMED_LISTS} are merged by element name, as Kubernetes' strategic merge would: our
  * elements replace theirs of the same name, elements others added (a webhook's sidecar) stay.
  */
@@ -23,6 +24,15 @@ final class MergePatch {
                     && value instanceof Map<?, ?> patchMap
                     && result.get(key) instanceof Map<?, ?> targetMap) {
                 result.put(key, apply((Map<String, Object>) targetMap, (Map<String, Object>) patchMap, replacedWhole));
+            } else if (OwnedFields.SUBSET_LISTS.contains(key)
+                    && value instanceof List<?> patchList
+                    && result.get(key) instanceof List<?> targetList) {
+                // Ours added to theirs: an admission policy's toleration stays (StalePlacement removes ours).
+                List<Object> union = new ArrayList<>(targetList);
+                patchList.stream()
+                        .filter(element -> !OwnedFields.contains(key, targetList, element))
+                        .forEach(union::add);
+                result.put(key, union);
             } else if (OwnedFields.NAMED_LISTS.contains(key)
                     && value instanceof List<?> patchList
                     && result.get(key) instanceof List<?> targetList) {

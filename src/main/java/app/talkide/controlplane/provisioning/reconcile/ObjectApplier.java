@@ -1,5 +1,6 @@
 package app.talkide.controlplane.provisioning.reconcile;
 
+import app.talkide.controlplane.provisioning.ManagedNames;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -58,7 +59,8 @@ final class ObjectApplier {
             return Outcome.TERMINATING;
         }
         Set<String> staleLabels = StaleExtraLabels.of(desired, live);
-        if (matches(desired, live) && staleLabels.isEmpty()) {
+        Map<String, Object> stalePlacement = StalePlacement.of(desired, live);
+        if (matches(desired, live) && staleLabels.isEmpty() && stalePlacement.isEmpty()) {
             return Outcome.UNCHANGED;
         }
         if (desired instanceof RoleBinding binding
@@ -73,8 +75,15 @@ final class ObjectApplier {
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> merged =
-                MergePatch.apply(tree(live), (Map<String, Object>) tree(desired), OwnedFields.SELECTORS);
+                MergePatch.apply(tree(live), (Map<String, Object>) tree(desired), OwnedFields.OWNED_WHOLE);
         StaleExtraLabels.remove(merged, staleLabels, desired);
+        StalePlacement.remove(merged, stalePlacement);
+        Map<String, String> desiredAnnotations = desired.getMetadata().getAnnotations();
+        if ((desiredAnnotations == null || !desiredAnnotations.containsKey(ManagedNames.PLACEMENT_ANNOTATION))
+                && merged.get("metadata") instanceof Map<?, ?> metadata
+                && metadata.get("annotations") instanceof Map<?, ?> annotations) {
+            annotations.remove(ManagedNames.PLACEMENT_ANNOTATION);
+        }
         HasMetadata patched = serialization.convertValue(merged, live.getClass());
         client.resource(live).patch(PatchContext.of(PatchType.JSON), patched);
         return Outcome.PATCHED;

@@ -24,12 +24,24 @@ final class OwnedFields {
     private static final Set<String> NOT_OURS = Set.of("apiVersion", "kind", "status");
     /** Label selectors (Service, Deployment, NetworkPolicy peers and target): an extra key is drift. */
     static final Set<String> SELECTORS = Set.of("selector", "podSelector", "namespaceSelector");
+    /**
+     * Lists in the worker pod spec where each of our elements must be present, while elements others added
+     * (an admission policy's toleration or pull secret) are not drift; ours that we no longer want are taken
+     * out through {@link StalePlacement}.
+     */
+    static final Set<String> SUBSET_LISTS = Set.of("tolerations", "imagePullSecrets");
+
+    /** Maps replaced whole by a patch and compared whole: selectors, and the worker's affinity. */
+    static final Set<String> OWNED_WHOLE = Set.of("selector", "podSelector", "namespaceSelector", "affinity");
+
     /** Lists whose elements are keyed by {@code name}, as strategic merge patch treats them. */
     static final Set<String> NAMED_LISTS = Set.of("containers", "env", "volumes", "volumeMounts");
 
     /** Parents under which string values are resource quantities. */
     private static final Set<String> QUANTITY_PARENTS =
             Set.of("requests", "limits", "hard", "default", "defaultRequest", "max", "min");
+    /** Keys whose own value is a quantity ({@code emptyDir.sizeLimit}). */
+    private static final Set<String> QUANTITY_KEYS = Set.of("sizeLimit");
 
     /** Objects as generic trees ({@code Map}/{@code List}/scalars), e.g. from the client's serialization. */
     static boolean match(Map<?, ?> desired, Map<?, ?> live) {
@@ -47,7 +59,10 @@ final class OwnedFields {
 
     /** @param whole whether {@code wanted} is (inside) a selector, where the live value may have nothing more */
     private static boolean matchValue(String key, @Nullable Object wanted, @Nullable Object live, boolean whole) {
-        whole = whole || SELECTORS.contains(key);
+        whole = whole || OWNED_WHOLE.contains(key);
+        if (QUANTITY_KEYS.contains(key) && isScalar(wanted)) {
+            return sameQuantity(wanted, live);
+        }
         if (wanted == null) {
             return true;
         }
@@ -84,6 +99,9 @@ final class OwnedFields {
             }
             return true;
         }
+        if (wanted instanceof List<?> wantedList && SUBSET_LISTS.contains(key) && live instanceof List<?> liveList) {
+            return wantedList.stream().allMatch(element -> contains(key, liveList, element));
+        }
         if (wanted instanceof List<?> wantedList) {
             if (!(live instanceof List<?> liveList) || liveList.size() != wantedList.size()) {
                 return false;
@@ -96,6 +114,11 @@ final class OwnedFields {
             return true;
         }
         return String.valueOf(wanted).equals(String.valueOf(live));
+    }
+
+    /** Whether {@code live} holds an element matching {@code wanted} on the fields we set. */
+    static boolean contains(String key, List<?> live, @Nullable Object wanted) {
+        return live.stream().anyMatch(element -> matchValue(key, wanted, element, false));
     }
 
     static @Nullable Object name(@Nullable Object element) {

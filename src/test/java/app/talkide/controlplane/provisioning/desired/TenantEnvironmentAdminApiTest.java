@@ -14,6 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -115,6 +116,75 @@ class TenantEnvironmentAdminApiTest {
         assertThat(events.seen)
                 .filteredOn(event -> event.tenantEnvironment().equals(id))
                 .hasSize(2);
+    }
+
+    @Test
+    void podSettingsAreStoredShownWithTheDefaultsTheyFollowAndTheSameOnesAgainChangeNothing() {
+        String body = """
+                {"pod":{"nodeSelector":{"kubernetes.io/arch":"arm64"},"runtimeClassName":"gvisor",
+                 "tolerations":[{"key":"sandbox","operator":"Exists","effect":"NoSchedule"}],
+                 "affinity":{"podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":10,
+                   "podAffinityTerm":{"topologyKey":"kubernetes.io/hostname"}}]}},
+                 "probeTimeoutSeconds":4}}
+                """;
+        TestHttp.Response created = put(tenant + "/dev", body);
+        assertThat(created.status()).isEqualTo(200);
+        var effective = created.json().path("effectiveState").path("pod");
+        assertThat(effective.path("runtimeClassName").asString()).isEqualTo("gvisor");
+        assertThat(effective.path("nodeSelector").path("kubernetes.io/arch").asString())
+                .isEqualTo("arm64");
+        assertThat(effective.path("tolerations").get(0).path("key").asString()).isEqualTo("sandbox");
+        assertThat(effective.path("probeTimeoutSeconds").asInt()).isEqualTo(4);
+        // Unset fields follow the defaults (ProvisioningProperties.Defaults.pod).
+        assertThat(effective.path("tmpSizeLimit").asString()).isEqualTo("1Gi");
+        assertThat(created.json()
+                                .path("desiredState")
+                                .path("pod")
+                                .path("tmpSizeLimit")
+                                .isMissingNode()
+                        || created.json()
+                                .path("desiredState")
+                                .path("pod")
+                                .path("tmpSizeLimit")
+                                .isNull())
+                .isTrue();
+
+        // Read back from the database (its own column): the same state again is no change.
+        TestHttp.Response fetched = http.get(path(tenant + "/dev"), "Authorization", ADMIN);
+        assertThat(fetched.json()
+                        .path("desiredState")
+                        .path("pod")
+                        .path("affinity")
+                        .path("podAntiAffinity")
+                        .path("preferredDuringSchedulingIgnoredDuringExecution")
+                        .get(0)
+                        .path("weight")
+                        .asInt())
+                .isEqualTo(10);
+        assertThat(put(tenant + "/dev", body).json().path("generation").asLong())
+                .isEqualTo(1);
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "{\"pod\":{\"runtimeClassName\":\"Kata Containers\"}}                  | pod.runtimeClassName",
+                "{\"pod\":{\"tolerations\":[{\"key\":\"a\",\"effect\":\"Never\"}]}}  | pod.tolerations[0].effect",
+                "{\"pod\":{\"affinity\":{\"nodeAfinity\":{}}}}                         | pod.affinity",
+                "{\"pod\":{\"tmpSizeLimit\":\"-1Gi\"}}                                 | pod.tmpSizeLimit",
+                "{\"pod\":{\"probeTimeoutSeconds\":600}}                                | pod.probeTimeoutSeconds",
+                "{\"workerImage\":\"registry.example.com/worker:latest\"}                | workerImage"
+            })
+    void badPodSettingsAreRefusedWithAProblemNamingTheField(String body, String field) {
+        TestHttp.Response refused = put(tenant + "/dev", body);
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(refused.json().path("type").asString())
+                .isEqualTo("https://talkide.app/problems/invalid-desired-state");
+        assertThat(refused.json().path("field").asString()).isEqualTo(field);
+        assertThat(http.get(path(tenant + "/dev"), "Authorization", ADMIN).status())
+                .isEqualTo(404);
     }
 
     @Test

@@ -243,7 +243,7 @@ class TenantEnvironmentObjectsTest {
         PersistentVolumeClaim claim = SessionVolumeBuilder.build(ACME_DEV, defaults);
         assertThat(claim.getSpec().getStorageClassName()).isNull();
         assertThat(claim.getSpec().getResources().getRequests()).containsEntry("storage", new Quantity("10Gi"));
-        assertThat(List.of(defaults.workerImage())).containsExactly("registry.example.com/talkide/worker:latest");
+        assertThat(List.of(defaults.workerImage())).containsExactly("registry.example.com/talkide/worker:0.1.0");
     }
 
     private static String decode(String base64) {

@@ -245,7 +245,7 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
                         .getContainers()
                         .get(0)
                         .getImage())
-                .isEqualTo("registry.example.com/talkide/worker:latest");
+                .isEqualTo("registry.example.com/talkide/worker:0.1.0");
         assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
         assertThat(deployment.getMetadata().getAnnotations()).containsEntry("deployment.kubernetes.io/revision", "2");
         assertThat(client.rbac()

@@ -96,4 +96,45 @@ class OwnedFieldsTest {
                 .isEqualTo(
                         Map.of("containers", List.of(Map.of("name", "worker", "image", "good"), Map.of("name", "x"))));
     }
+
+    @Test
+    void tolerationsAndNodeSelectorKeysOthersAddAreNotDriftWhileOursMustBeThere() {
+        Map<String, Object> desiredPod = Map.of(
+                "containers", List.of(Map.of("name", "worker")),
+                "nodeSelector", Map.of("pool", "agents"),
+                "tolerations", List.of(Map.of("key", "sandbox", "operator", "Exists")));
+        Map<String, Object> policyAdded = Map.of(
+                "containers", List.of(Map.of("name", "worker")),
+                "nodeSelector", Map.of("pool", "agents", "zone", "b"),
+                "tolerations",
+                        List.of(
+                                Map.of("key", "spot", "operator", "Exists"),
+                                Map.of("key", "sandbox", "operator", "Exists")));
+        Map<String, Object> oursMissing = Map.of(
+                "containers", List.of(Map.of("name", "worker")),
+                "nodeSelector", Map.of("pool", "agents"),
+                "tolerations", List.of(Map.of("key", "spot", "operator", "Exists")));
+        assertThat(OwnedFields.match(spec(desiredPod), spec(policyAdded))).isTrue();
+        assertThat(OwnedFields.match(spec(desiredPod), spec(oursMissing))).isFalse();
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> merged =
+                (Map<String, Object>) MergePatch.apply(spec(oursMissing), spec(desiredPod), OwnedFields.OWNED_WHOLE)
+                        .get("spec");
+        assertThat((List<?>) merged.get("tolerations")).hasSize(2);
+        assertThat(OwnedFields.match(spec(desiredPod), Map.of("spec", merged))).isTrue();
+    }
+
+    @Test
+    void aSizeLimitIsComparedAsAQuantity() {
+        Map<String, Object> desired = Map.of("emptyDir", Map.of("sizeLimit", "1Gi"));
+        assertThat(OwnedFields.match(desired, Map.of("emptyDir", Map.of("sizeLimit", "1024Mi"))))
+                .isTrue();
+        assertThat(OwnedFields.match(desired, Map.of("emptyDir", Map.of("sizeLimit", "2Gi"))))
+                .isFalse();
+    }
+
+    private static Map<String, Object> spec(Map<String, Object> pod) {
+        return Map.of("spec", pod);
+    }
 }

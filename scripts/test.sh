@@ -28,15 +28,11 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
 fi
 
 # The Node worker (worker/) and the engine tests (JUnit tag engine, which install the engine from npm with
-# the lockfile in src/test/engine) need Node.js 20+ and npm; install them when missing.
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    echo "Installing nodejs and npm for the worker and engine tests..."
-    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm
-  else
-    echo "node and npm are missing: install them (apt-get install -y nodejs npm)" >&2
-  fi
-fi
+# the lockfile in src/test/engine) need Node.js 20+ and npm: installed when missing, and a too-old node
+# (Debian bookworm's 18) is supplemented from the npm registry for this run (scripts/lib/node.sh).
+source scripts/lib/node.sh
+ensure_node
+echo "Node $(node --version) ($(command -v node)), npm $(npm --version)"
 (cd worker && npm ci --no-audit --no-fund && npm run lint && npm test)
 
 exec ./mvnw -B -ntp verify "$@"

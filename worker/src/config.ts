@@ -58,6 +58,19 @@ export const ENV = {
   mcpConfig: 'TALKIDE_WORKER_MCP_CONFIG',
 } as const;
 
+/**
+ * The variables a worker cannot start without: what provisioning must put in the pod's env (the Java side's
+ * Deployment is checked against this list). The others in ENV are optional with defaults.
+ */
+export const REQUIRED_ENV = [
+  ENV.tenant,
+  ENV.env,
+  ENV.gatewayBaseUrl,
+  ENV.identityToken,
+  ENV.commandKey,
+  ENV.configDir,
+] as const;
+
 export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
   if (environment.ANTHROPIC_API_KEY) {
     // The worker never holds an Anthropic key; one here means a misconfigured pod.

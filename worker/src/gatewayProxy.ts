@@ -8,6 +8,7 @@ import {
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { logger } from './log.js';
+import { TRACEPARENT, TurnTraces } from './traceContext.js';
 import { MintFailed, type WorkerTokens } from './workerTokens.js';
 
 const log = logger('gateway-proxy');
@@ -46,6 +47,7 @@ export class GatewayProxy {
   constructor(
     private readonly controlPlane: URL,
     private readonly tokens: WorkerTokens,
+    private readonly traces: TurnTraces = new TurnTraces(),
   ) {
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((e: unknown) => {
@@ -97,9 +99,11 @@ export class GatewayProxy {
     this.onCall?.(conversationId);
     const rest = url.slice(slash);
     const body = await readAll(req);
+    // The engine cannot send the turn's trace context; the proxy knows the conversation's running turn.
+    const traceparent = this.traces.of(conversationId);
     let token: string;
     try {
-      token = await this.tokens.token(conversationId);
+      token = await this.tokens.token(conversationId, traceparent);
     } catch (e) {
       const status = e instanceof MintFailed && e.status !== 0 ? e.status : 502;
       anthropicError(res, status, errorType(status), e instanceof Error ? e.message : 'minting failed');
@@ -115,6 +119,9 @@ export class GatewayProxy {
       if (typeof value === 'string') {
         headers[name] = value;
       }
+    }
+    if (traceparent) {
+      headers[TRACEPARENT] = traceparent;
     }
     const target = new URL(GATEWAY_PATH + rest, this.controlPlane);
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;

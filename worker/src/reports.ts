@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { logger } from './log.js';
+import { TurnTraces, withTraceparent } from './traceContext.js';
 import type { CallUsage } from './turnEvents.js';
 import type { WorkerTokens } from './workerTokens.js';
 
@@ -16,6 +17,8 @@ interface Pending {
   kind: ReportKind;
   body: Record<string, unknown>;
   attempts: number;
+  /** The turn's trace context when the report was made; its retries, even after the turn, keep it. */
+  traceparent: string | undefined;
 }
 
 const MAX_QUEUE = 1000;
@@ -29,6 +32,7 @@ export class Reports {
   constructor(
     private readonly controlPlane: URL,
     private readonly tokens: WorkerTokens,
+    private readonly traces: TurnTraces = new TurnTraces(),
     private readonly backoffMs: (attempt: number) => number = (n) => Math.min(30_000, 250 * 2 ** n),
   ) {}
 
@@ -87,7 +91,7 @@ export class Reports {
       ...issue,
       occurredAt: new Date().toISOString(),
     };
-    return this.post('issues', body).then((status) => {
+    return this.post('issues', body, this.traces.of(conversationId)).then((status) => {
       if (status >= 300) {
         throw new Error(`the control plane refused the issue (${status})`);
       }
@@ -102,7 +106,7 @@ export class Reports {
     if (this.queue.length >= MAX_QUEUE) {
       this.queue.shift();
     }
-    this.queue.push({ kind, body, attempts: 0 });
+    this.queue.push({ kind, body, attempts: 0, traceparent: this.traces.of(String(body.conversationId)) });
     void this.drain();
   }
 
@@ -123,7 +127,7 @@ export class Reports {
     try {
       while (this.queue.length > 0 && !this.stopped) {
         const next = this.queue[0] as Pending;
-        const status = await this.post(next.kind, next.body).catch(() => 0);
+        const status = await this.post(next.kind, next.body, next.traceparent).catch(() => 0);
         if (status === 0 || status >= 500 || status === 401 || status === 429) {
           next.attempts++;
           if (next.attempts >= MAX_ATTEMPTS) {
@@ -144,12 +148,16 @@ export class Reports {
     }
   }
 
-  private async post(kind: ReportKind, body: Record<string, unknown>): Promise<number> {
+  private async post(
+    kind: ReportKind,
+    body: Record<string, unknown>,
+    traceparent: string | undefined,
+  ): Promise<number> {
     const conversationId = String(body.conversationId);
-    const token = await this.tokens.token(conversationId);
+    const token = await this.tokens.token(conversationId, traceparent);
     const response = await fetch(new URL(`/api/internal/worker/${kind}`, this.controlPlane), {
       method: 'POST',
-      headers: { 'x-worker-token': token, 'content-type': 'application/json' },
+      headers: withTraceparent({ 'x-worker-token': token, 'content-type': 'application/json' }, traceparent),
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(10_000),
     });

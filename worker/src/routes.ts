@@ -5,6 +5,7 @@ import { logger } from './log.js';
 import type { Session } from './session.js';
 import type { StoredEvent } from './sessionFiles.js';
 import { SessionOwnedByOther, type SessionStore, WorkerStopping } from './sessionStore.js';
+import { TRACEPARENT, validTraceparent } from './traceContext.js';
 import type { TurnRunner } from './turnRunner.js';
 
 const log = logger('routes');
@@ -108,7 +109,7 @@ export class SessionRoutes {
       return;
     }
     if (key === 'POST messages') {
-      this.message(res, session, body);
+      this.message(res, session, body, validTraceparent(req.headers[TRACEPARENT]));
     } else if (key === 'POST interrupt') {
       const turn = session.runningTurn();
       if (turn) {
@@ -138,11 +139,16 @@ export class SessionRoutes {
     });
   }
 
-  private message(res: ServerResponse, session: Session, body: Buffer): void {
+  private message(
+    res: ServerResponse,
+    session: Session,
+    body: Buffer,
+    traceparent: string | undefined,
+  ): void {
     const request = parseObject(body);
     const messageId = text(request, 'messageId', MAX_ID);
     const message = text(request, 'text', MAX_TEXT);
-    const { acceptance, turn } = session.accept(messageId);
+    const { acceptance, turn } = session.accept(messageId, traceparent);
     switch (acceptance) {
       case 'started':
         if (turn) {

@@ -19,6 +19,8 @@ export interface RunningTurn {
   abort: AbortController;
   /** Set once the turn is interrupted on purpose, so the agent's abort is reported as `interrupted`. */
   interrupted: boolean;
+  /** The message command's W3C `traceparent`: the turn's calls back continue that trace. */
+  traceparent?: string | undefined;
 }
 
 export class Session {
@@ -109,7 +111,7 @@ export class Session {
    * Accepted and recorded as started in one step: a stop comes before (the message is refused and sent
    * again) or after (a restart finds it started and reports it failed), never between.
    */
-  accept(messageId: string): { acceptance: Acceptance; turn?: RunningTurn } {
+  accept(messageId: string, traceparent?: string): { acceptance: Acceptance; turn?: RunningTurn } {
     if (this.halted) {
       return { acceptance: 'closed' };
     }
@@ -124,6 +126,7 @@ export class Session {
       messageId,
       abort: new AbortController(),
       interrupted: false,
+      traceparent,
     };
     this.emit('turn.started', { turnId: turn.id, messageId });
     this.accepted.add(messageId);

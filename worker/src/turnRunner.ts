@@ -2,6 +2,7 @@ import type { Agent } from './agent.js';
 import { logger } from './log.js';
 import type { Reports } from './reports.js';
 import type { RunningTurn, Session } from './session.js';
+import type { TurnTraces } from './traceContext.js';
 import { TurnEventMapper } from './turnEvents.js';
 
 const log = logger('turn');
@@ -20,9 +21,20 @@ export class TurnRunner {
     private readonly agent: Agent,
     private readonly denials: BudgetDenials,
     private readonly reports: Reports,
+    private readonly traces: TurnTraces,
   ) {}
 
   async run(session: Session, turn: RunningTurn, text: string): Promise<void> {
+    // Before anything the turn sends: its reports, mints and gateway calls continue the command's trace.
+    this.traces.begin(session.id, turn.traceparent);
+    try {
+      await this.runTraced(session, turn, text);
+    } finally {
+      this.traces.end(session.id, turn.traceparent);
+    }
+  }
+
+  private async runTraced(session: Session, turn: RunningTurn, text: string): Promise<void> {
     const base = { turnId: turn.id, messageId: turn.messageId };
     const toolStarts = new Map<string, number>();
     const mapper = new TurnEventMapper(turn.id, turn.messageId, {

@@ -11,6 +11,7 @@ import { ISSUE_SERVER, issueTrackingServer, loadOperatorMcpServers } from './mcp
 import { Reports } from './reports.js';
 import { SessionRoutes } from './routes.js';
 import { SessionStore } from './sessionStore.js';
+import { TurnTraces } from './traceContext.js';
 import { TurnRunner } from './turnRunner.js';
 import { type WarmAgent, warmSdkAgent } from './warmEngines.js';
 import { WorkerTokens } from './workerTokens.js';
@@ -37,8 +38,9 @@ export class Worker {
     mkdirSync(config.configDir, { recursive: true });
     mkdirSync(config.workspaceDir, { recursive: true });
     const tokens = new WorkerTokens(config.gatewayBaseUrl, config.identityToken);
-    this.proxy = new GatewayProxy(config.gatewayBaseUrl, tokens);
-    this.reports = new Reports(config.gatewayBaseUrl, tokens);
+    const traces = new TurnTraces();
+    this.proxy = new GatewayProxy(config.gatewayBaseUrl, tokens, traces);
+    this.reports = new Reports(config.gatewayBaseUrl, tokens, traces);
     this.sessions = new SessionStore(config.configDir);
     const operatorServers = loadOperatorMcpServers(config.mcpConfigFile);
     const settings: SdkAgentSettings = {
@@ -63,7 +65,7 @@ export class Worker {
     });
     const routes = new SessionRoutes(
       this.sessions,
-      new TurnRunner(agent, this.proxy, this.reports),
+      new TurnRunner(agent, this.proxy, this.reports, traces),
       verifier,
       config.heartbeatMs,
       () => this.stopping,

@@ -1,3 +1,5 @@
+import { withTraceparent } from './traceContext.js';
+
 /**
  * Trades the worker's identity token for a WorkerToken scoped to one conversation
  * (`POST /api/v1/worker-gateway/token/mint`). A token is reused while it has at least 30 s left, so it is
@@ -25,7 +27,8 @@ export class WorkerTokens {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async token(conversationId: string): Promise<string> {
+  /** `traceparent`: the turn's context, sent on a mint this call causes (a reused token mints nothing). */
+  async token(conversationId: string, traceparent?: string): Promise<string> {
     const cached = this.cache.get(conversationId);
     if (cached && cached.expiresAt - this.now() >= MIN_REMAINING_MS) {
       return cached.token;
@@ -33,7 +36,7 @@ export class WorkerTokens {
     // Concurrent calls of one conversation share one mint.
     let pending = this.inFlight.get(conversationId);
     if (!pending) {
-      pending = this.mint(conversationId).finally(() => this.inFlight.delete(conversationId));
+      pending = this.mint(conversationId, traceparent).finally(() => this.inFlight.delete(conversationId));
       this.inFlight.set(conversationId, pending);
     }
     return pending;
@@ -43,13 +46,16 @@ export class WorkerTokens {
     this.cache.delete(conversationId);
   }
 
-  private async mint(conversationId: string): Promise<string> {
+  private async mint(conversationId: string, traceparent: string | undefined): Promise<string> {
     const requestedAt = this.now();
     let response: Response;
     try {
       response = await fetch(new URL('/api/v1/worker-gateway/token/mint', this.controlPlane), {
         method: 'POST',
-        headers: { authorization: `Bearer ${this.identityToken}`, 'content-type': 'application/json' },
+        headers: withTraceparent(
+          { authorization: `Bearer ${this.identityToken}`, 'content-type': 'application/json' },
+          traceparent,
+        ),
         body: JSON.stringify({ conversationId }),
         signal: AbortSignal.timeout(10_000),
       });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig, REQUIRED_ENV } from '../src/config.js';
 import { loadOperatorMcpServers } from '../src/mcp.js';
 import { testConfig } from './support.js';
 
@@ -20,7 +20,8 @@ test('the config comes from the environment; a missing variable is named, its se
   assert.equal(config.port, 8080);
   assert.equal(config.heartbeatMs, 15_000);
   assert.equal(config.agent, 'sdk');
-  for (const name of Object.keys(complete)) {
+  assert.deepEqual([...REQUIRED_ENV].sort(), Object.keys(complete).sort());
+  for (const name of REQUIRED_ENV) {
     const without: Record<string, string> = { ...complete };
     delete without[name];
     assert.throws(

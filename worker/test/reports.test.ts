@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { Reports } from '../src/reports.js';
+import { TurnTraces } from '../src/traceContext.js';
 import { WorkerTokens } from '../src/workerTokens.js';
 
 /** Reports reach the control plane in the background, retried while it answers 503, each once by id. */
@@ -33,7 +34,7 @@ test('a report is retried with backoff until stored, and carries its own id', as
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  const reports = new Reports(url, new WorkerTokens(url, 'tkwi'), () => 10);
+  const reports = new Reports(url, new WorkerTokens(url, 'tkwi'), new TurnTraces(), () => 10);
   const conversation = '0b6f7a54-3c1e-4c4e-9d43-1f7a2b6c9d10';
   reports.toolEvent(conversation, 'toolu_1', 'Bash', 'completed', false, 42);
   reports.usage(conversation, {

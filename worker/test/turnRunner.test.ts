@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import type { Agent } from '../src/agent.js';
 import { Reports } from '../src/reports.js';
 import { SessionStore } from '../src/sessionStore.js';
+import { TurnTraces } from '../src/traceContext.js';
 import { TurnRunner } from '../src/turnRunner.js';
 import { WorkerTokens } from '../src/workerTokens.js';
 import { testConfig } from './support.js';
@@ -23,6 +24,7 @@ async function endOf(agent: Agent, budgetDenied = false) {
     agent,
     { takeBudgetDenial: () => budgetDenied, clearDenial: () => {} },
     reports,
+    new TurnTraces(),
   );
   const { turn } = session.accept('m1');
   assert.ok(turn);

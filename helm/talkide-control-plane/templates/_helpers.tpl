@@ -70,7 +70,7 @@ talkide:
     gateway-base-url: {{ printf "http://%s.%s.svc.cluster.local:%v" (include "talkide.fullname" .) .Release.Namespace .Values.service.port | quote }}
     control-plane-url: {{ printf "http://%s.%s.svc.cluster.local:%v" (include "talkide.fullname" .) .Release.Namespace .Values.service.port | quote }}
     defaults:
-      worker-image: {{ .Values.provisioning.workerImage | default (printf "registry.example.com/talkide/worker:%s" .Chart.AppVersion) | quote }}
+      worker-image: {{ include "talkide.workerImage" . | quote }}
       storage-size: {{ .Values.provisioning.storageSize | quote }}
       {{- with .Values.provisioning.storageClass }}
       storage-class: {{ . | quote }}
@@ -112,4 +112,9 @@ talkide:
 {{/* The ClusterRole the control plane binds to itself inside each tenant namespace. */}}
 {{- define "talkide.tenantClusterRole" -}}
 {{- printf "%s-tenant" (include "talkide.fullname" .) | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* The worker image: the one built with this release (same tag as the control plane) unless set whole. */}}
+{{- define "talkide.workerImage" -}}
+{{- .Values.provisioning.workerImage | default (printf "%s:%s" .Values.provisioning.workerRepository (.Values.image.tag | default .Chart.AppVersion)) -}}
 {{- end -}}

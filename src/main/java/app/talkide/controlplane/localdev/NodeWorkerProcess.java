@@ -46,11 +46,13 @@ public final class NodeWorkerProcess implements AutoCloseable {
     public static Optional<String> missingRuntime() {
         Optional<String> node = run(List.of("node", "--version"));
         if (node.isEmpty()) {
-            return Optional.of("Node.js 20 or newer is not installed (apt-get install -y nodejs npm)");
+            return Optional.of("Node.js 20 or newer is not installed (apt-get install -y nodejs npm, or start with"
+                    + " scripts/with-node.sh ./mvnw spring-boot:run)");
         }
         Matcher version = NODE_VERSION.matcher(node.get());
         if (!version.find() || Integer.parseInt(version.group(1)) < 20) {
-            return Optional.of("Node.js " + node.get().trim() + " is too old: the worker needs 20 or newer");
+            return Optional.of("Node.js " + node.get().trim() + " is too old: the worker needs 20 or newer (start with"
+                    + " scripts/with-node.sh ./mvnw spring-boot:run to get one)");
         }
         if (run(List.of("npm", "--version")).isEmpty()) {
             return Optional.of("npm is not installed (apt-get install -y npm)");

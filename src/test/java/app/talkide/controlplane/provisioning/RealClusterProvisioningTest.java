@@ -18,8 +18,6 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.api.model.rbac.Role;
-import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -96,8 +94,6 @@ class RealClusterProvisioningTest {
             objects.put(ResourceQuota.class, NamespaceLimitsBuilder.NAME);
             objects.put(LimitRange.class, NamespaceLimitsBuilder.NAME);
             objects.put(ServiceAccount.class, ManagedNames.WORKER);
-            objects.put(Role.class, ManagedNames.WORKER);
-            objects.put(RoleBinding.class, ManagedNames.WORKER);
             objects.put(Secret.class, ManagedNames.WORKER_SECRET);
             objects.put(PersistentVolumeClaim.class, ManagedNames.SESSIONS_VOLUME);
             objects.put(NetworkPolicy.class, ManagedNames.WORKER);

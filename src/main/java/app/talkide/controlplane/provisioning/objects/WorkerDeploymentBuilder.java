@@ -59,6 +59,8 @@ public final class WorkerDeploymentBuilder {
                 .endMetadata()
                 .withNewSpec()
                 .withServiceAccountName(ManagedNames.WORKER)
+                // No Kubernetes credentials in a pod that runs agent-written code (docs/builds.md).
+                .withAutomountServiceAccountToken(false)
                 .withNewSecurityContext()
                 .withRunAsNonRoot(true)
                 .withRunAsUser(WORKER_UID)

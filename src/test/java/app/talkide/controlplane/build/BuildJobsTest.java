@@ -124,9 +124,13 @@ class BuildJobsTest {
         context.publishEvent(new LeadershipChanged(true, "test"));
     }
 
-    /** Every call the application made is one the chart's RBAC grants (ChartRbacTest). */
+    /**
+     * Every call the application made is one the chart's RBAC grants (ChartRbacTest); then this replica stops
+     * leading, which closes its informer's watch before the mock server shuts down.
+     */
     @AfterEach
     void everyCallIsGrantedByTheChart() {
+        context.publishEvent(new LeadershipChanged(false, "test"));
         ProvisioningApiCalls.assertListed(requests.applicationCalls(), AnotherReplicaLeads.LEASE_NAMESPACE);
     }
 

@@ -58,18 +58,21 @@ class BuildDispatcher implements SmartLifecycle {
 
     @EventListener
     void on(LeadershipChanged change) {
+        leading = change.leading();
+        if (!leading) {
+            // At once, not queued: a replica that lost the Lease must stop acting on Jobs now.
+            watch.stop();
+        }
         execute(() -> {
-            leading = change.leading();
             if (sweep != null) {
                 sweep.cancel(false);
                 sweep = null;
             }
+            // The newest state, not this event's: a loss and a regain queued together end up leading.
             if (leading) {
                 watch.start(this::execute);
                 long every = properties.dispatchInterval().toMillis();
                 sweep = executor.scheduleWithFixedDelay(() -> run(this::sweep), 0, every, TimeUnit.MILLISECONDS);
-            } else {
-                watch.stop();
             }
         });
     }

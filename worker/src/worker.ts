@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Agent, type SdkAgentSettings, scriptedAgent, sdkAgent } from './agent.js';
+import { BuildApi } from './buildApi.js';
+import { BUILD_SERVER, buildServer, TurnSignals } from './buildTools.js';
 import { CommandTokenVerifier } from './commandToken.js';
 import type { WorkerConfig } from './config.js';
 import { GatewayProxy } from './gatewayProxy.js';
@@ -43,20 +45,28 @@ export class Worker {
     this.reports = new Reports(config.gatewayBaseUrl, tokens, traces);
     this.sessions = new SessionStore(config.configDir);
     const operatorServers = loadOperatorMcpServers(config.mcpConfigFile);
+    // Builds: the control plane runs them; a build waits on (and is cancelled with) the turn that started it.
+    const builds = new BuildApi(config.gatewayBaseUrl, tokens);
+    const turnSignals = new TurnSignals();
     const settings: SdkAgentSettings = {
       configDir: config.configDir,
       workspaceDir: config.workspaceDir,
       model: config.model,
       baseUrlFor: (id) => this.proxy.baseUrlFor(id),
-      mcpServers: (id) => ({ ...operatorServers, [ISSUE_SERVER]: issueTrackingServer(id, this.reports) }),
+      mcpServers: (id) => ({
+        ...operatorServers,
+        [ISSUE_SERVER]: issueTrackingServer(id, this.reports),
+        [BUILD_SERVER]: buildServer(id, builds, turnSignals),
+      }),
     };
     if (!agentOverride && config.agent === 'sdk' && config.engineIdleMs > 0) {
       this.warm = warmSdkAgent(settings, config.engineIdleMs, config.maxEngines);
     }
-    const agent =
+    const agent = turnSignals.track(
       agentOverride ??
-      this.warm ??
-      (config.agent === 'scripted' ? scriptedAgent(config.scriptedDelayMs) : sdkAgent(settings));
+        this.warm ??
+        (config.agent === 'scripted' ? scriptedAgent(config.scriptedDelayMs) : sdkAgent(settings)),
+    );
     const verifier = new CommandTokenVerifier({
       keys: config.commandKeys,
       tenant: config.tenant,

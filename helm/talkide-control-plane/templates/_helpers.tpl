@@ -107,6 +107,20 @@ talkide:
         tmp-size-limit: {{ .tmpSizeLimit | quote }}
         probe-timeout-seconds: {{ .probeTimeoutSeconds }}
       {{- end }}
+  builds:
+    enabled: {{ .Values.builds.enabled }}
+    {{- if or .Values.builds.nodeSelector .Values.builds.tolerations }}
+    placement:
+      {{- with .Values.builds.nodeSelector }}
+      node-selector:
+        {{- range $key, $value := . }}
+        "[{{ $key }}]": {{ $value | quote }}
+        {{- end }}
+      {{- end }}
+      {{- with .Values.builds.tolerations }}
+      tolerations: {{ toJson . }}
+      {{- end }}
+    {{- end }}
 {{- end -}}
 
 {{/* The ClusterRole the control plane binds to itself inside each tenant namespace. */}}

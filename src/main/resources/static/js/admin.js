@@ -1,5 +1,6 @@
-// The admin page: tenant-environments and their workers, users' limits (editable), usage by model and
-// the issues workers reported. Every call needs the ADMIN role; the server enforces it.
+// The admin page: tenant-environments and their workers, their cut-over gates and builds, users' limits
+// (editable), usage by model and the issues workers reported. Every call needs the ADMIN role; the server enforces it.
+import {buildsAndGates} from './adminBuilds.js';
 import {api, listOf} from './api.js';
 import {byId, dollars, fill, h, when} from './dom.js';
 import {header, showError} from './session.js';
@@ -31,6 +32,7 @@ async function tenantEnvs() {
   const body = byId('tenant-envs').tBodies[0];
   try {
     const list = listOf(await api('/api/admin/tenant-environments'));
+    buildsAndGates(byId('builds-gates'), list.map(tenantEnv));
     const workers = await workersVisibleToMe();
     fill(body, list.length === 0 ? row(h('td', {colspan: 4, class: 'muted'}, 'None yet.')) : list.map((entry) => {
       const {tenant, env} = tenantEnv(entry);

@@ -3,6 +3,7 @@ package app.talkide.controlplane.worker;
 import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.tenant.TenantEnvironment;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.tenant.TenantEnvironmentOffers;
 import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
 import app.talkide.controlplane.tenant.TenantEnvironments;
 import java.security.Principal;
@@ -27,9 +28,14 @@ class MyTenantEnvironmentsController {
     private final Memberships memberships;
     private final TenantEnvironments tenantEnvironments;
     private final WorkerLocator workers;
+    private final TenantEnvironmentOffers offers;
 
     MyTenantEnvironmentsController(
-            Memberships memberships, TenantEnvironments tenantEnvironments, WorkerLocator workers) {
+            Memberships memberships,
+            TenantEnvironments tenantEnvironments,
+            WorkerLocator workers,
+            TenantEnvironmentOffers offers) {
+        this.offers = offers;
         this.memberships = memberships;
         this.tenantEnvironments = tenantEnvironments;
         this.workers = workers;
@@ -38,6 +44,8 @@ class MyTenantEnvironmentsController {
     @GetMapping("/api/me/tenant-environments")
     List<MyTenantEnvironment> mine(Principal user) {
         return memberships.tenantEnvironmentsOf(user.getName()).stream()
+                // Only what passed its cut-over verification (or an operator opened): docs/builds.md.
+                .filter(offers::offered)
                 .map(tenantEnvironments::find)
                 .flatMap(Optional::stream)
                 .map(this::describe)

@@ -69,6 +69,12 @@ class ConsoleSignInAndAdminBrowserTest {
         browser.driver.findElement(By.id("admin-link")).click();
 
         waitForText(browser, By.id("tenant-envs"), "demo/dev");
+        // Local mode requires no cut-over verification: demo/dev is offered and has never been verified.
+        waitForText(browser, By.id("builds-gates"), "never verified");
+        waitForText(browser, By.id("builds-gates"), "No builds.");
+        assertThat(browser.driver.findElement(By.id("builds-gates")).getText())
+                .contains("offered")
+                .doesNotContain("not offered");
         WebElement limit = waitFor(browser, By.id("limit-dev"));
         limit.clear();
         limit.sendKeys("0.25", Keys.ENTER);

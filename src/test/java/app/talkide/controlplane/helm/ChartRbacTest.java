@@ -10,7 +10,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import app.talkide.controlplane.provisioning.ProvisioningApiCalls;
 import app.talkide.controlplane.provisioning.ProvisioningApiCalls.Call;
 import app.talkide.controlplane.provisioning.ProvisioningApiCalls.Scope;
-import app.talkide.controlplane.provisioning.objects.WorkerAccessBuilder;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -68,21 +67,6 @@ class ChartRbacTest {
                     }
                 });
             });
-        }
-    }
-
-    @Test
-    void theTenantRoleHoldsWhatWorkersAreGranted() {
-        // RBAC lets nobody grant what it does not hold: the tenant role must cover every worker Role rule.
-        Set<Call> tenant = grants(named(objects, "ClusterRole", TENANT));
-        for (var rule : WorkerAccessBuilder.RULES) {
-            for (String group : rule.getApiGroups()) {
-                for (String resource : rule.getResources()) {
-                    for (String verb : rule.getVerbs()) {
-                        assertThat(tenant).contains(Call.of(Scope.TENANT, group, resource, verb));
-                    }
-                }
-            }
         }
     }
 

@@ -12,6 +12,7 @@ import static app.talkide.controlplane.helm.RenderedChart.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import app.talkide.controlplane.build.BuildProperties;
 import app.talkide.controlplane.provisioning.ProvisioningProperties;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
@@ -88,6 +89,35 @@ class HelmChartTest {
         assertThat(provisioning.gatewayBaseUrl())
                 .hasToString("http://talkide-talkide-control-plane.talkide-prod.svc.cluster.local:8080");
         assertThat(provisioning.defaults().storageClass()).isEqualTo("nfs-client");
+    }
+
+    @Test
+    void buildSettingsBindWithThePlacementOfTheBuildNodePool() throws Exception {
+        List<Map<String, Object>> objects = render(t -> t.set("builds.enabled", true)
+                .set("builds.nodeSelector.pool", "builds")
+                .set("builds.tolerations[0].key", "talkide.app/builds")
+                .set("builds.tolerations[0].value", "true")
+                .set("builds.tolerations[0].effect", "NoSchedule"));
+        BuildProperties builds = bindBuilds(objects);
+        assertThat(builds.enabled()).isTrue();
+        assertThat(builds.placement().nodeSelector()).containsEntry("pool", "builds");
+        assertThat(builds.placement().tolerations()).singleElement().satisfies(t -> {
+            assertThat(t.key()).isEqualTo("talkide.app/builds");
+            assertThat(t.operator()).isEqualTo("Equal");
+            assertThat(t.effect()).isEqualTo("NoSchedule");
+        });
+        BuildProperties off = bindBuilds(render(UnaryOperator.identity()));
+        assertThat(off.enabled()).isFalse();
+        assertThat(off.placement().nodeSelector()).isEmpty();
+    }
+
+    private static BuildProperties bindBuilds(List<Map<String, Object>> objects) throws Exception {
+        Map<String, Object> data = at(only(objects, "ConfigMap"), "data");
+        String applicationYaml = (String) data.get("application.yaml");
+        var sources = new YamlPropertySourceLoader()
+                .load("chart", new ByteArrayResource(applicationYaml.getBytes(StandardCharsets.UTF_8)));
+        return new Binder(ConfigurationPropertySources.from(sources))
+                .bindOrCreate("talkide.builds", BuildProperties.class);
     }
 
     @Test

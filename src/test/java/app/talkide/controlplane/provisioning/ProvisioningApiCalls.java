@@ -79,16 +79,14 @@ public final class ProvisioningApiCalls {
                 calls.add(Call.of(Scope.TENANT, parts[0], parts[1], verb));
             }
         }
-        // Held only so it may be granted to the worker's Role in the same namespace (RBAC forbids granting
-        // what one does not hold); the control plane itself never calls them.
-        for (String verb : List.of("get", "list", "watch", "create", "delete")) {
-            calls.add(Call.of(Scope.TENANT, "batch", "jobs", verb));
-        }
-        for (String resource : List.of("pods", "pods/log")) {
-            for (String verb : List.of("get", "list", "watch")) {
-                calls.add(Call.of(Scope.TENANT, "", resource, verb));
-            }
-        }
+        // Builds (package build.job): the leader's informer on build Jobs everywhere; inside a tenant
+        // namespace create and cancel a Job, find its pod, read its log.
+        calls.add(Call.of(Scope.CLUSTER, "batch", "jobs", "list"));
+        calls.add(Call.of(Scope.CLUSTER, "batch", "jobs", "watch"));
+        calls.add(Call.of(Scope.TENANT, "batch", "jobs", "create"));
+        calls.add(Call.of(Scope.TENANT, "batch", "jobs", "delete"));
+        calls.add(Call.of(Scope.TENANT, "", "pods", "list"));
+        calls.add(Call.of(Scope.TENANT, "", "pods/log", "get"));
         // Leader election: fabric8 reads the Lease, creates it once, then renews it.
         for (String verb : List.of("get", "create", "update", "patch")) {
             calls.add(Call.of(Scope.RELEASE, "coordination.k8s.io", "leases", verb));

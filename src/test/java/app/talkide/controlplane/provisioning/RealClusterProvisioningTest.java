@@ -28,7 +28,6 @@ import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
 import io.fabric8.kubernetes.client.Config;
@@ -341,8 +340,6 @@ class RealClusterProvisioningTest {
                 Map.entry(ResourceQuota.class, NamespaceLimitsBuilder.NAME),
                 Map.entry(LimitRange.class, NamespaceLimitsBuilder.NAME),
                 Map.entry(ServiceAccount.class, ManagedNames.WORKER),
-                Map.entry(Role.class, ManagedNames.WORKER),
-                Map.entry(RoleBinding.class, ManagedNames.WORKER),
                 Map.entry(RoleBinding.class, ManagedNames.CONTROL_PLANE_ACCESS),
                 Map.entry(Secret.class, ManagedNames.WORKER_SECRET),
                 Map.entry(PersistentVolumeClaim.class, ManagedNames.SESSIONS_VOLUME),

@@ -78,7 +78,9 @@ class ProductionJwtTest {
                 "--talkide.tokens.keys.active-kid=k1",
                 "--talkide.gateway.api-key=sk-ant-test-key",
                 "--spring.security.oauth2.resourceserver.jwt.issuer-uri=" + issuer,
-                "--spring.security.oauth2.resourceserver.jwt.audiences=" + AUDIENCE));
+                "--spring.security.oauth2.resourceserver.jwt.audiences=" + AUDIENCE,
+                // Authentication is under test here, not the cut-over gate (CutoverGateTest).
+                "--talkide.gate.required=false"));
         TestDatabase.freshSettings().forEach((key, value) -> args.add("--" + key + "=" + value));
         app = new SpringApplicationBuilder(ControlPlaneApplication.class)
                 .profiles("production")

@@ -18,6 +18,8 @@ import app.talkide.controlplane.conversation.api.ApiRecords.EventView;
 import app.talkide.controlplane.conversation.api.ApiRecords.HistoryPage;
 import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.tenant.TenantEnvironmentNotOffered;
+import app.talkide.controlplane.tenant.TenantEnvironmentOffers;
 import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
 import app.talkide.controlplane.tenant.TenantEnvironments;
 import java.util.List;
@@ -46,6 +48,7 @@ class BrowserConversations {
     private final ConversationEventLog eventLog;
     private final ApplicationEventPublisher events;
     private final ConversationHistory history;
+    private final TenantEnvironmentOffers offers;
 
     BrowserConversations(
             Conversations conversations,
@@ -55,7 +58,9 @@ class BrowserConversations {
             MessageIntake intake,
             ConversationEventLog eventLog,
             ApplicationEventPublisher events,
-            ConversationHistory history) {
+            ConversationHistory history,
+            TenantEnvironmentOffers offers) {
+        this.offers = offers;
         this.conversations = conversations;
         this.access = access;
         this.memberships = memberships;
@@ -73,6 +78,9 @@ class BrowserConversations {
         }
         if (tenantEnvironments.get(in).status() == TenantEnvironmentStatus.DELETING) {
             throw new ConversationProblems.TenantEnvironmentDeleting(in);
+        }
+        if (!offers.offered(in)) {
+            throw new TenantEnvironmentNotOffered(in);
         }
         String named = title == null || title.isBlank() ? DEFAULT_TITLE : title.strip();
         return conversations.start(in, userId, named);

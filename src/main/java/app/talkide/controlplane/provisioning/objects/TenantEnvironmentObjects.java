@@ -30,8 +30,6 @@ public final class TenantEnvironmentObjects {
                 NamespaceLimitsBuilder.resourceQuota(id, desired),
                 NamespaceLimitsBuilder.limitRange(id, desired, properties.jobContainerDefaults()),
                 WorkerAccessBuilder.serviceAccount(id, desired),
-                WorkerAccessBuilder.role(id, desired),
-                WorkerAccessBuilder.roleBinding(id, desired),
                 WorkerSecretBuilder.build(id, desired, identityToken, commandKey),
                 SessionVolumeBuilder.build(id, desired),
                 WorkerNetworkPolicyBuilder.build(id, desired, properties),

@@ -5,55 +5,23 @@ import app.talkide.controlplane.provisioning.desired.DesiredState;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
-import io.fabric8.kubernetes.api.model.rbac.Role;
-import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
-import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
-import java.util.List;
 
 /**
- * The worker's identity in the cluster: ServiceAccount {@code talkide-worker}, a Role that lets it run and
- * watch build Jobs in its own namespace, and the RoleBinding between them. Nothing cluster-wide.
+ * The worker's identity in the cluster: ServiceAccount {@code talkide-worker}, with no rights and no token
+ * in the pod ({@code automountServiceAccountToken: false} here and on the pod). The worker runs
+ * agent-written code, so it holds no Kubernetes credentials: builds are Jobs the control plane runs on its
+ * request (docs/builds.md). Earlier releases gave it a Role {@code talkide-worker} to run Jobs itself; the
+ * apply step deletes that Role and its RoleBinding ({@link #RETIRED_RBAC}).
  */
 public final class WorkerAccessBuilder {
 
-    /** The worker runs build Jobs and follows their pods and logs; the control plane must hold the same. */
-    public static final List<PolicyRule> RULES = List.of(
-            new PolicyRuleBuilder()
-                    .withApiGroups("batch")
-                    .withResources("jobs")
-                    .withVerbs("create", "get", "list", "watch", "delete")
-                    .build(),
-            new PolicyRuleBuilder()
-                    .withApiGroups("")
-                    .withResources("pods", "pods/log")
-                    .withVerbs("get", "list", "watch")
-                    .build());
+    /** Name of the worker Role and RoleBinding earlier releases created; removed where they still exist. */
+    public static final String RETIRED_RBAC = ManagedNames.WORKER;
 
     public static ServiceAccount serviceAccount(TenantEnvironmentId id, DesiredState desired) {
         return new ServiceAccountBuilder()
                 .withMetadata(ManagedMetadata.of(id, desired, ManagedNames.WORKER))
-                .build();
-    }
-
-    public static Role role(TenantEnvironmentId id, DesiredState desired) {
-        return new RoleBuilder()
-                .withMetadata(ManagedMetadata.of(id, desired, ManagedNames.WORKER))
-                .withRules(RULES)
-                .build();
-    }
-
-    public static RoleBinding roleBinding(TenantEnvironmentId id, DesiredState desired) {
-        return new RoleBindingBuilder()
-                .withMetadata(ManagedMetadata.of(id, desired, ManagedNames.WORKER))
-                .withNewRoleRef("rbac.authorization.k8s.io", "Role", ManagedNames.WORKER)
-                .addNewSubject()
-                .withKind("ServiceAccount")
-                .withName(ManagedNames.WORKER)
-                .withNamespace(id.namespace())
-                .endSubject()
+                .withAutomountServiceAccountToken(false)
                 .build();
     }
 

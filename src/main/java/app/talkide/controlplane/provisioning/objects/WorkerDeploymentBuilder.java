@@ -94,6 +94,8 @@ public final class WorkerDeploymentBuilder {
                 .withAffinity(pod.affinity())
                 .withPriorityClassName(pod.priorityClassName())
                 .withRuntimeClassName(pod.runtimeClassName())
+                // No Kubernetes credentials in a pod that runs agent-written code (docs/builds.md).
+                .withAutomountServiceAccountToken(false)
                 .withNewSecurityContext()
                 .withRunAsNonRoot(true)
                 .withRunAsUser(WORKER_UID)

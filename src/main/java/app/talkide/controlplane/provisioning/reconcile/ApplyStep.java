@@ -6,6 +6,7 @@ import app.talkide.controlplane.provisioning.desired.DesiredState;
 import app.talkide.controlplane.provisioning.objects.ControlPlaneAccessBuilder;
 import app.talkide.controlplane.provisioning.objects.TenantEnvironmentObjects;
 import app.talkide.controlplane.provisioning.objects.TenantNamespaceBuilder;
+import app.talkide.controlplane.provisioning.objects.WorkerAccessBuilder;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -147,12 +148,34 @@ final class ApplyStep {
                 }
             }
         }
+        if (!fresh && degraded == null && stillLeading.getAsBoolean()) {
+            removeRetiredWorkerRbac(id, written);
+        }
         boolean ready = isReady(liveDeployment);
         if (degraded == null && !ready) {
             degraded = SessionVolumeBinding.unboundReason(
                     id, liveClaim, desired.storageClass(), properties.sessionVolumeBindTimeout(), clock.instant());
         }
         return new Result(written, degraded, ready, transientFailure, false);
+    }
+
+    /**
+     * The worker's Role and RoleBinding of earlier releases (it ran build Jobs itself): deleted where they
+     * still exist, so no worker keeps rights it no longer needs. Read first, so a pass without them writes
+     * nothing.
+     */
+    private void removeRetiredWorkerRbac(TenantEnvironmentId id, List<String> written) {
+        String name = WorkerAccessBuilder.RETIRED_RBAC;
+        var bindings = client.rbac().roleBindings().inNamespace(id.namespace()).withName(name);
+        if (bindings.get() != null) {
+            bindings.delete();
+            written.add("RoleBinding (retired)");
+        }
+        var roles = client.rbac().roles().inNamespace(id.namespace()).withName(name);
+        if (roles.get() != null) {
+            roles.delete();
+            written.add("Role (retired)");
+        }
     }
 
     /** Keeps the live value unless the Secret changes: pods read it only at start, so then they must roll. */

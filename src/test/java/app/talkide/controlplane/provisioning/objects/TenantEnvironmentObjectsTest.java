@@ -19,9 +19,9 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -81,8 +81,6 @@ class TenantEnvironmentObjectsTest {
                         "ResourceQuota",
                         "LimitRange",
                         "ServiceAccount",
-                        "Role",
-                        "RoleBinding",
                         "Secret",
                         "PersistentVolumeClaim",
                         "NetworkPolicy",
@@ -108,20 +106,15 @@ class TenantEnvironmentObjectsTest {
     }
 
     @Test
-    void workerMayRunBuildJobsAndReadPodsInItsNamespaceOnly() {
-        Role role = (Role) objects.get("Role");
-        assertThat(role.getRules()).hasSize(2);
-        assertThat(role.getRules().get(0).getApiGroups()).containsExactly("batch");
-        assertThat(role.getRules().get(0).getResources()).containsExactly("jobs");
-        assertThat(role.getRules().get(0).getVerbs()).containsExactly("create", "get", "list", "watch", "delete");
-        assertThat(role.getRules().get(1).getResources()).containsExactly("pods", "pods/log");
-        assertThat(role.getRules().get(1).getVerbs()).containsExactly("get", "list", "watch");
-        RoleBinding binding = (RoleBinding) objects.get("RoleBinding");
-        assertThat(binding.getRoleRef().getKind()).isEqualTo("Role");
-        assertThat(binding.getRoleRef().getName()).isEqualTo("talkide-worker");
-        assertThat(binding.getSubjects().get(0).getName()).isEqualTo("talkide-worker");
-        assertThat(binding.getSubjects().get(0).getNamespace()).isEqualTo("acme-dev");
-        assertThat(objects.get("ServiceAccount").getMetadata().getName()).isEqualTo("talkide-worker");
+    void workerHoldsNoKubernetesCredentials() {
+        // Builds are Jobs the control plane runs for the worker (docs/builds.md): no Role, no token in the pod.
+        assertThat(objects).doesNotContainKeys("Role");
+        ServiceAccount account = (ServiceAccount) objects.get("ServiceAccount");
+        assertThat(account.getMetadata().getName()).isEqualTo("talkide-worker");
+        assertThat(account.getAutomountServiceAccountToken()).isFalse();
+        Deployment deployment = (Deployment) objects.get("Deployment");
+        assertThat(deployment.getSpec().getTemplate().getSpec().getAutomountServiceAccountToken())
+                .isFalse();
     }
 
     @Test

@@ -23,7 +23,7 @@ import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.SubjectBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -58,7 +58,7 @@ class HandEditedObjectsRepairTest extends MockClusterTest {
     /** Every test starts from a tenant-environment provisioned in full. */
     @BeforeEach
     void provisioned() {
-        assertThat(reconciler.reconcile(id).writes()).isEqualTo(12);
+        assertThat(reconciler.reconcile(id).writes()).isEqualTo(10);
     }
 
     /**
@@ -147,24 +147,12 @@ class HandEditedObjectsRepairTest extends MockClusterTest {
                                                 .containsEntry("cpu", new Quantity("2")))),
                         // Only metadata: access modes and storage class are immutable, the size can only grow (below).
                         new HandEdit<>(PersistentVolumeClaim.class, claim -> {}, claim -> {}),
-                        // The control plane sets no field of a ServiceAccount beyond its metadata.
-                        new HandEdit<>(ServiceAccount.class, account -> {}, account -> {}),
+                        // A token mounted by default again would hand the worker its ServiceAccount's credentials.
                         new HandEdit<>(
-                                RoleBinding.class,
-                                binding -> binding.getSubjects()
-                                        .add(new SubjectBuilder()
-                                                .withKind("ServiceAccount")
-                                                .withName("default")
-                                                .withNamespace("elsewhere")
-                                                .build()),
-                                binding -> assertThat(binding.getSubjects())
-                                        .singleElement()
-                                        .satisfies(subject -> {
-                                            assertThat(subject.getName()).isEqualTo(ManagedNames.WORKER);
-                                            assertThat(subject.getNamespace())
-                                                    .isEqualTo(binding.getMetadata()
-                                                            .getNamespace());
-                                        })))
+                                ServiceAccount.class,
+                                account -> account.setAutomountServiceAccountToken(true),
+                                account -> assertThat(account.getAutomountServiceAccountToken())
+                                        .isFalse()))
                 .map(Arguments::of);
     }
 
@@ -202,7 +190,8 @@ class HandEditedObjectsRepairTest extends MockClusterTest {
 
     @Test
     void aRoleBindingRecreatedByHandWithAnotherRoleIsReplaced() {
-        var binding = client.rbac().roleBindings().inNamespace(id.namespace()).withName(ManagedNames.WORKER);
+        var binding =
+                client.rbac().roleBindings().inNamespace(id.namespace()).withName(ManagedNames.CONTROL_PLANE_ACCESS);
         RoleBinding ours = binding.get();
         binding.delete();
         await().atMost(Duration.ofSeconds(10)).until(() -> binding.get() == null);
@@ -225,11 +214,57 @@ class HandEditedObjectsRepairTest extends MockClusterTest {
                 .satisfiesExactly(
                         delete -> assertThat(delete)
                                 .startsWith("DELETE ")
-                                .contains("/rolebindings/" + ManagedNames.WORKER),
+                                .contains("/rolebindings/" + ManagedNames.CONTROL_PLANE_ACCESS),
                         create -> assertThat(create).startsWith("POST ").contains("/rolebindings"));
         assertThat(binding.get().getRoleRef()).isEqualTo(ours.getRoleRef());
         assertThat(desiredStates.get(id).driftRepairs()).isEqualTo(1);
 
+        assertThat(reconciler.reconcile(id).writes()).isZero();
+        assertThat(requests.writes()).isEmpty();
+    }
+
+    @Test
+    void theWorkerRoleOfEarlierReleasesIsDeletedOnce() {
+        // Earlier releases let the worker run build Jobs itself; now it must hold no Kubernetes rights.
+        client.resource(new RoleBuilder()
+                        .withNewMetadata()
+                        .withName(ManagedNames.WORKER)
+                        .withNamespace(id.namespace())
+                        .endMetadata()
+                        .addNewRule()
+                        .withApiGroups("batch")
+                        .withResources("jobs")
+                        .withVerbs("create")
+                        .endRule()
+                        .build())
+                .create();
+        client.resource(new RoleBindingBuilder()
+                        .withNewMetadata()
+                        .withName(ManagedNames.WORKER)
+                        .withNamespace(id.namespace())
+                        .endMetadata()
+                        .withNewRoleRef("rbac.authorization.k8s.io", "Role", ManagedNames.WORKER)
+                        .build())
+                .create();
+        requests.drain();
+
+        reconciler.reconcile(id);
+
+        assertThat(requests.writes())
+                .hasSize(2)
+                .allSatisfy(line -> assertThat(line).startsWith("DELETE ").endsWith("/" + ManagedNames.WORKER));
+        assertThat(client.rbac()
+                        .roles()
+                        .inNamespace(id.namespace())
+                        .withName(ManagedNames.WORKER)
+                        .get())
+                .isNull();
+        assertThat(client.rbac()
+                        .roleBindings()
+                        .inNamespace(id.namespace())
+                        .withName(ManagedNames.WORKER)
+                        .get())
+                .isNull();
         assertThat(reconciler.reconcile(id).writes()).isZero();
         assertThat(requests.writes()).isEmpty();
     }
@@ -292,6 +327,8 @@ class HandEditedObjectsRepairTest extends MockClusterTest {
         OBJECTS.keySet()
                 .forEach(kind ->
                         client.resources(kind).inNamespace(id.namespace()).delete());
+        // The control plane's own RoleBinding goes with the namespace too.
+        client.rbac().roleBindings().inNamespace(id.namespace()).delete();
         namespace.edit(live -> {
             live.getMetadata().setFinalizers(List.of());
             return live;
@@ -302,8 +339,8 @@ class HandEditedObjectsRepairTest extends MockClusterTest {
         ReconcileResult recreated = reconciler.reconcile(id);
 
         assertThat(recreated.degradedReason()).isNull();
-        assertThat(recreated.writes()).isEqualTo(12);
-        assertThat(requests.writes()).hasSize(12).allMatch(line -> line.startsWith("POST "));
+        assertThat(recreated.writes()).isEqualTo(10);
+        assertThat(requests.writes()).hasSize(10).allMatch(line -> line.startsWith("POST "));
         assertThat(namespace.get().getMetadata().getLabels()).containsAllEntriesOf(ManagedNames.labelsOf(id));
         OBJECTS.forEach((kind, name) -> assertThat(client.resources(kind)
                         .inNamespace(id.namespace())
@@ -320,7 +357,7 @@ class HandEditedObjectsRepairTest extends MockClusterTest {
                 .filteredOn(token -> token.revokedAt() != null)
                 .singleElement()
                 .satisfies(token -> assertThat(token.revokedAt()).isAfter(Instant.now()));
-        assertThat(desiredStates.get(id).driftRepairs()).isEqualTo(12);
+        assertThat(desiredStates.get(id).driftRepairs()).isEqualTo(10);
         assertThat(tenantEnvironments.get(id).status()).isEqualTo(TenantEnvironmentStatus.PROVISIONING);
 
         assertThat(reconciler.reconcile(id).writes()).isZero();

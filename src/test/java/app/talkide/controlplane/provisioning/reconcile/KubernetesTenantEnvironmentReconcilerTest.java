@@ -64,10 +64,10 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
         ReconcileResult result = reconciler.reconcile(id);
 
         assertThat(result.degradedReason()).isNull();
-        assertThat(result.writes()).isEqualTo(12);
-        assertThat(requests.writes()).hasSize(12).allMatch(line -> line.startsWith("POST "));
+        assertThat(result.writes()).isEqualTo(10);
+        assertThat(requests.writes()).hasSize(10).allMatch(line -> line.startsWith("POST "));
         // The application's calls are told from the test's own, so the RBAC check after each test sees them.
-        assertThat(requests.applicationCalls()).hasSizeGreaterThanOrEqualTo(12);
+        assertThat(requests.applicationCalls()).hasSizeGreaterThanOrEqualTo(10);
         Namespace namespace = client.namespaces().withName(id.namespace()).get();
         assertThat(namespace.getMetadata().getLabels()).containsAllEntriesOf(ManagedNames.labelsOf(id));
         OBJECTS.forEach((kind, name) -> assertThat(client.resources(kind)
@@ -128,8 +128,6 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
                 "ResourceQuota",
                 "LimitRange",
                 "ServiceAccount",
-                "Role",
-                "RoleBinding",
                 "PersistentVolumeClaim",
                 "NetworkPolicy",
                 "Service",
@@ -219,13 +217,12 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
                     deployment.getMetadata().getAnnotations().put("deployment.kubernetes.io/revision", "2");
                     return deployment;
                 });
-        client.rbac()
-                .roles()
+        client.serviceAccounts()
                 .inNamespace(id.namespace())
                 .withName(ManagedNames.WORKER)
-                .edit(role -> {
-                    role.getRules().get(0).getVerbs().add("patch");
-                    return role;
+                .edit(account -> {
+                    account.setAutomountServiceAccountToken(true);
+                    return account;
                 });
         client.namespaces().withName(id.namespace()).edit(namespace -> {
             namespace.getMetadata().getLabels().put("pod-security.kubernetes.io/enforce", "privileged");
@@ -248,15 +245,12 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
                 .isEqualTo("registry.example.com/talkide/worker:0.1.0");
         assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
         assertThat(deployment.getMetadata().getAnnotations()).containsEntry("deployment.kubernetes.io/revision", "2");
-        assertThat(client.rbac()
-                        .roles()
+        assertThat(client.serviceAccounts()
                         .inNamespace(id.namespace())
                         .withName(ManagedNames.WORKER)
                         .get()
-                        .getRules()
-                        .get(0)
-                        .getVerbs())
-                .doesNotContain("patch");
+                        .getAutomountServiceAccountToken())
+                .isFalse();
         assertThat(client.namespaces()
                         .withName(id.namespace())
                         .get()
@@ -277,7 +271,7 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
 
         ReconcileResult result = reconciler.reconcile(id);
 
-        assertThat(result.writes()).isEqualTo(12); // the label is on every object
+        assertThat(result.writes()).isEqualTo(10); // the label is on every object
         assertThat(deployment()
                         .getSpec()
                         .getTemplate()

@@ -20,8 +20,6 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.api.model.rbac.Role;
-import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -121,8 +119,6 @@ abstract class MockClusterTest {
         objects.put(ResourceQuota.class, NamespaceLimitsBuilder.NAME);
         objects.put(LimitRange.class, NamespaceLimitsBuilder.NAME);
         objects.put(ServiceAccount.class, ManagedNames.WORKER);
-        objects.put(Role.class, ManagedNames.WORKER);
-        objects.put(RoleBinding.class, ManagedNames.WORKER);
         objects.put(Secret.class, ManagedNames.WORKER_SECRET);
         objects.put(PersistentVolumeClaim.class, ManagedNames.SESSIONS_VOLUME);
         objects.put(NetworkPolicy.class, ManagedNames.WORKER);

@@ -7,7 +7,9 @@ import java.io.InputStream;
 
 /**
  * Relays a server-sent event stream from the upstream to the worker: each event is metered and
- * written and flushed the moment its last byte arrives, so the worker never waits for the next one. Only
+ * written the moment its last byte arrives, and everything one upstream read brought is flushed in one
+ * go before the next read, so the worker never waits for the next event and events that arrived
+ * together cost one flush, not one each. Only
  * the unfinished tail of the current event is held. After each event the {@link OutputAllowance} is
  * asked whether the budget still covers the output; if not, the relay stops there. The final
  * {@code message_stop} waits for {@link FinalBytes} (the call's durable settlement).
@@ -70,9 +72,12 @@ final class StreamRelay implements SseEventSplitter.Sink {
                 watched.touched();
                 if (read < 0) {
                     splitter.finish(this);
+                    client.flush();
                     return End.COMPLETED;
                 }
                 splitter.feed(buffer, 0, read, this);
+                // One flush for every event of this read, before the next read can block.
+                client.flush();
                 if (settlementFailed) {
                     return End.SETTLEMENT_FAILED;
                 }
@@ -95,13 +100,14 @@ final class StreamRelay implements SseEventSplitter.Sink {
             if (meter.stopped() && !stopCommitted) {
                 // The worker takes message_stop as "done": its usage must be durable before it sees it.
                 stopCommitted = true;
+                client.flush(); // what came before the stop need not wait for the commit
                 if (!beforeStop.commit()) {
                     settlementFailed = true;
                     return;
                 }
             }
         }
-        client.send(bytes, offset, length);
+        client.write(bytes, offset, length);
         if (complete && !allowance.allows(meter)) {
             limitReached = true;
         }

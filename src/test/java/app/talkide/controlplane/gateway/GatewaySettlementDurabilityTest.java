@@ -120,8 +120,10 @@ class GatewaySettlementDurabilityTest {
         ScriptedUpstream.Exchange exchange = upstream.next(WAIT);
         String answer = AnthropicFixtures.json(OPUS, AnthropicFixtures.usage(2000, 0, 0, 40));
         try (Connection lock = lockBudgetRow()) {
-            exchange.respond("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + answer.length()
-                    + "\r\n\r\n" + answer);
+            // Connection: close, so the gateway's client does not keep this socket for the next test's call
+            // (this upstream reads one request per connection).
+            exchange.respond("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                    + "Content-Length: " + answer.length() + "\r\n\r\n" + answer);
             assertThat(call).failsWithin(HELD).withThrowableOfType(TimeoutException.class);
             assertThat(usageRecords()).isEmpty();
             lock.rollback();

@@ -115,10 +115,11 @@ class BudgetLeases implements DisposableBean {
         lease.changing.lock();
         try {
             var exact = new LeaseRepository.Grant(delta, 0, 0, 0, Long.MAX_VALUE);
-            if (lease.closed() || !apply(lease.userId, exact, 0, pastTheLimit, now)) {
+            Instant expires = now.now().plus(settings.ttl());
+            if (lease.closed() || !apply(lease.userId, exact, 0, pastTheLimit, now, expires)) {
                 return false;
             }
-            lease.grantedAndHeld(delta);
+            lease.grantedAndHeld(delta, expires);
             return true;
         } finally {
             lease.changing.unlock();
@@ -156,15 +157,16 @@ class BudgetLeases implements DisposableBean {
     private boolean topUpLocked(LocalLease lease, LocalLease.Needs needs, Windows now) {
         BudgetRow row = budgets.find(lease.userId).orElse(null);
         LeaseRepository.Grant grant = row == null ? null : LeaseSizing.grant(row, needs, now, properties);
-        if (grant == null || !apply(lease.userId, grant, settings.floorMicros(), false, now)) {
+        Instant expires = now.now().plus(settings.ttl());
+        if (grant == null || !apply(lease.userId, grant, settings.floorMicros(), false, now, expires)) {
             return false;
         }
-        lease.granted(grant, now);
+        lease.granted(grant, now, expires);
         return true;
     }
 
-    private boolean apply(String userId, LeaseRepository.Grant grant, long floor, boolean force, Windows now) {
-        Instant expires = now.now().plus(settings.ttl());
+    private boolean apply(
+            String userId, LeaseRepository.Grant grant, long floor, boolean force, Windows now, Instant expires) {
         return Boolean.TRUE.equals(transactions.execute(status -> {
             budgets.commitWithoutWaitingForDisk();
             rows.lock(userId, replica, now, expires);
@@ -255,10 +257,18 @@ class BudgetLeases implements DisposableBean {
         }
         if (!open.isEmpty() && !now.isBefore(lastRenewal.plus(settings.ttl().dividedBy(3)))) {
             lastRenewal = now;
-            for (String user : rows.renew(replica, open, now.plus(settings.ttl()))) {
-                LocalLease lost = leases.remove(user);
-                if (lost != null) {
-                    lost.lost();
+            Instant expires = now.plus(settings.ttl());
+            List<String> lost = rows.renew(replica, open, expires);
+            for (String user : open) {
+                LocalLease lease = leases.get(user);
+                if (lease == null) {
+                    continue;
+                }
+                if (lost.contains(user)) {
+                    leases.remove(user, lease);
+                    lease.lost();
+                } else {
+                    lease.renewed(expires);
                 }
             }
         }

@@ -25,6 +25,8 @@ final class LocalLease {
     private long tokensSinceGrant;
     private long tokensPerHour = Long.MAX_VALUE;
     private Instant lastUsed;
+    // As the lease row's expires_at: past it, other replicas may give the lease back, so it is not used.
+    private Instant validUntil = Instant.EPOCH;
     private boolean closed;
 
     LocalLease(String userId, Instant now) {
@@ -34,7 +36,12 @@ final class LocalLease {
 
     /** Holds {@code money}, a slot and a request for a new call, if the lease covers all three. */
     synchronized boolean take(long money, Windows now) {
-        if (closed || money > amount - held || slotsUsed >= slots || !minute.equals(now.minute()) || permitsLeft < 1) {
+        if (closed
+                || !now.now().isBefore(validUntil)
+                || money > amount - held
+                || slotsUsed >= slots
+                || !minute.equals(now.minute())
+                || permitsLeft < 1) {
             return false;
         }
         // Tokens per hour: what the row said at the last top-up plus what settled here since (bounded drift).
@@ -50,7 +57,7 @@ final class LocalLease {
 
     /** Holds {@code delta} more for a running call, if the lease has it free. */
     synchronized boolean grow(long delta, Instant now) {
-        if (closed || delta > amount - held) {
+        if (closed || !now.isBefore(validUntil) || delta > amount - held) {
             return false;
         }
         held += delta;
@@ -74,7 +81,8 @@ final class LocalLease {
     }
 
     /** Adds what a top-up granted (a new minute replaces the permits of the old one). */
-    synchronized void granted(LeaseRepository.Grant grant, Windows now) {
+    synchronized void granted(LeaseRepository.Grant grant, Windows now, Instant expires) {
+        validUntil = expires;
         amount += grant.micros();
         slots += grant.slots();
         if (!minute.equals(now.minute())) {
@@ -90,7 +98,8 @@ final class LocalLease {
     }
 
     /** Adds {@code delta} granted for one running call and holds it for that call at once. */
-    synchronized void grantedAndHeld(long delta) {
+    synchronized void grantedAndHeld(long delta, Instant expires) {
+        validUntil = expires;
         amount += delta;
         held += delta;
     }
@@ -121,6 +130,11 @@ final class LocalLease {
         slots = slotsUsed;
         permitsLeft = 0;
         return unused;
+    }
+
+    /** The lease row's expiry was moved to {@code expires}. */
+    synchronized void renewed(Instant expires) {
+        validUntil = expires;
     }
 
     /** The database no longer has this lease (it expired): calls holding it settle without it. */

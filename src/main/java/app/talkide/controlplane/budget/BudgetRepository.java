@@ -263,7 +263,7 @@ class BudgetRepository {
                 .update();
     }
 
-    private static BudgetRow row(ResultSet rs, int row) throws SQLException {
+    static BudgetRow row(ResultSet rs, int row) throws SQLException {
         String enforcement = rs.getString("enforcement");
         return new BudgetRow(
                 rs.getString("user_id"),

@@ -28,7 +28,13 @@ class ReservationExpiry {
     void expire() {
         int released = budgets.expireDeadReservations();
         if (released > 0) {
-            log.info("Released {} expired budget reservation(s) of calls that never settled", released);
+            log.info("Released {} expired budget reservation(s) or lease(s) of calls that never settled", released);
         }
+    }
+
+    /** This replica's leases: idle ones go back, those in use are renewed (every third of the lease TTL). */
+    @Scheduled(fixedDelay = 1_000, initialDelay = 1_000)
+    void sweepLeases() {
+        budgets.sweepLeases();
     }
 }

@@ -2,9 +2,12 @@ package app.talkide.controlplane.budget;
 
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -20,43 +23,63 @@ class UsageRecordRepository {
             "outcome", "outcome");
 
     private final JdbcClient jdbc;
+    private final NamedParameterJdbcTemplate batches;
 
-    UsageRecordRepository(JdbcClient jdbc) {
+    UsageRecordRepository(JdbcClient jdbc, NamedParameterJdbcTemplate batches) {
         this.jdbc = jdbc;
+        this.batches = batches;
     }
 
+    private static final String INSERT = "insert into usage_record (id, request_id, tenant, env, conversation_id,"
+            + " user_id, endpoint, model, model_family, input_tokens, cache_write_5m_tokens, cache_write_1h_tokens,"
+            + " cache_read_tokens, output_tokens, cost_micros, overrun_micros, outcome, upstream_status, started_at,"
+            + " duration_micros, first_byte_micros) values (:id, :requestId, :tenant, :env, :conversation,"
+            + " :user, :endpoint, :model, :family, :input, :write5m, :write1h, :read, :output, :cost,"
+            + " :overrun, :outcome, :status, :startedAt, :duration, :firstByte)";
+
     void insert(UsageRecord record, long overrunMicros) {
+        jdbc.sql(INSERT).params(params(record, overrunMicros)).update();
+    }
+
+    /** Many records in one round trip (a JDBC batch), inside the caller's transaction. */
+    void insertAll(List<UsageRecord> records) {
+        if (records.isEmpty()) {
+            return;
+        }
+        batches.batchUpdate(
+                INSERT,
+                records.stream()
+                        .map(record -> new MapSqlParameterSource(params(record, 0)))
+                        .toArray(MapSqlParameterSource[]::new));
+    }
+
+    private static Map<String, Object> params(UsageRecord record, long overrunMicros) {
         UsageRecord.TokenCounts tokens = record.tokens();
-        jdbc.sql("insert into usage_record (id, request_id, tenant, env, conversation_id, user_id, endpoint, model,"
-                        + " model_family, input_tokens, cache_write_5m_tokens, cache_write_1h_tokens, cache_read_tokens,"
-                        + " output_tokens, cost_micros, overrun_micros, outcome, upstream_status, started_at,"
-                        + " duration_micros, first_byte_micros) values (:id, :requestId, :tenant, :env, :conversation,"
-                        + " :user, :endpoint, :model, :family, :input, :write5m, :write1h, :read, :output, :cost,"
-                        + " :overrun, :outcome, :status, :startedAt, :duration, :firstByte)")
-                .param("id", UUID.randomUUID())
-                .param("requestId", record.requestId())
-                .param("tenant", record.tenant())
-                .param("env", record.env())
-                .param("conversation", record.conversationId())
-                .param("user", record.userId())
-                .param("endpoint", record.endpoint())
-                .param("model", truncate(record.model(), 128))
-                .param("family", record.modelFamily())
-                .param("input", tokens.input())
-                .param("write5m", tokens.cacheWrite5m())
-                .param("write1h", tokens.cacheWrite1h())
-                .param("read", tokens.cacheRead())
-                .param("output", tokens.output())
-                .param("cost", record.costMicros())
-                .param("overrun", overrunMicros)
-                .param("outcome", record.outcome().code())
-                .param("status", record.upstreamStatus())
-                .param("startedAt", Timestamp.from(record.startedAt()))
-                .param("duration", record.duration().toNanos() / 1_000)
-                .param(
-                        "firstByte",
-                        record.firstByte() == null ? null : record.firstByte().toNanos() / 1_000)
-                .update();
+        Map<String, Object> params = new HashMap<>(32);
+        params.put("id", UUID.randomUUID());
+        params.put("requestId", record.requestId());
+        params.put("tenant", record.tenant());
+        params.put("env", record.env());
+        params.put("conversation", record.conversationId());
+        params.put("user", record.userId());
+        params.put("endpoint", record.endpoint());
+        params.put("model", truncate(record.model(), 128));
+        params.put("family", record.modelFamily());
+        params.put("input", tokens.input());
+        params.put("write5m", tokens.cacheWrite5m());
+        params.put("write1h", tokens.cacheWrite1h());
+        params.put("read", tokens.cacheRead());
+        params.put("output", tokens.output());
+        params.put("cost", record.costMicros());
+        params.put("overrun", overrunMicros);
+        params.put("outcome", record.outcome().code());
+        params.put("status", record.upstreamStatus());
+        params.put("startedAt", Timestamp.from(record.startedAt()));
+        params.put("duration", record.duration().toNanos() / 1_000);
+        params.put(
+                "firstByte",
+                record.firstByte() == null ? null : record.firstByte().toNanos() / 1_000);
+        return params;
     }
 
     List<UsageSummary> summarize(String grouping, Instant from, Instant to, String userId) {

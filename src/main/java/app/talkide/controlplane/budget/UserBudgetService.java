@@ -8,6 +8,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.locks.LockSupport;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -24,9 +27,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class UserBudgetService {
 
     private static final int ATTEMPTS = 3;
+    private static final Duration RECALL_WAIT = Duration.ofMillis(2_500);
+    private static final Duration RECALL_POLL = Duration.ofMillis(100);
 
     private final BudgetRepository budgets;
-    private final UsageRecordRepository usage;
+    private final BudgetLeases leases;
+    private final SettlementWriter settlements;
     private final BudgetProperties properties;
     private final Clock clock;
     private final TransactionTemplate transactions;
@@ -34,17 +40,24 @@ public class UserBudgetService {
 
     UserBudgetService(
             BudgetRepository budgets,
-            UsageRecordRepository usage,
+            BudgetLeases leases,
+            SettlementWriter settlements,
             BudgetProperties properties,
             Clock clock,
             PlatformTransactionManager transactionManager,
             MeterRegistry meters) {
         this.budgets = budgets;
-        this.usage = usage;
+        this.leases = leases;
+        this.settlements = settlements;
         this.properties = properties;
         this.clock = clock;
         this.transactions = new TransactionTemplate(transactionManager);
         this.meters = meters;
+    }
+
+    /** Gives back this replica's idle leases and renews those in use (run every second). */
+    void sweepLeases() {
+        leases.sweep();
     }
 
     /**
@@ -66,6 +79,10 @@ public class UserBudgetService {
      * first. One read, nothing reserved; {@link #preCallCheck} still decides with the call's estimate.
      */
     public Optional<Denied> admissionCheck(String userId) {
+        if (leases.admits(userId, Windows.at(clock.instant(), properties.period()))) {
+            // This replica's lease has a slot and a request for the user: nothing to read.
+            return Optional.empty();
+        }
         Optional<Denied> denied = budgets.find(userId)
                 .map(row ->
                         BudgetDenials.explain(row, 1, Windows.at(clock.instant(), properties.period()), properties));
@@ -76,6 +93,34 @@ public class UserBudgetService {
     }
 
     private BudgetDecision decide(String userId, long amount) {
+        LocalLease lease = leases.take(userId, amount, Windows.at(clock.instant(), properties.period()));
+        if (lease != null) {
+            return new Reserved(new Reservation(UUID.randomUUID(), userId, amount, lease));
+        }
+        BudgetDecision decision = decideInDatabase(userId, amount);
+        if (spendingRefused(decision) && leases.giveBackIfUnused(userId)) {
+            // This replica's own idle lease held what the call needs: it went back, so ask again.
+            decision = decideInDatabase(userId, amount);
+        }
+        if (spendingRefused(decision) && leases.recallOthers(userId, amount)) {
+            // Other replicas' leases may hold what the call needs: they give back what no call of theirs
+            // holds at their next sweep (every second). A user near their limit waits that long, rather
+            // than being refused money the database still has.
+            long deadline = System.nanoTime() + RECALL_WAIT.toNanos();
+            while (spendingRefused(decision) && System.nanoTime() < deadline) {
+                LockSupport.parkNanos(RECALL_POLL.toNanos());
+                decision = decideInDatabase(userId, amount);
+            }
+        }
+        return decision;
+    }
+
+    private static boolean spendingRefused(BudgetDecision decision) {
+        return decision instanceof Denied denied && denied.reason() == DenialReason.SPENDING_LIMIT;
+    }
+
+    /** The reservation of one call as a row of its own, checked and counted on the user's row. */
+    private BudgetDecision decideInDatabase(String userId, long amount) {
         for (int attempt = 1; ; attempt++) {
             Windows now = Windows.at(clock.instant(), properties.period());
             UUID id = UUID.randomUUID();
@@ -117,6 +162,10 @@ public class UserBudgetService {
         if (deltaMicros <= 0) {
             return Extension.GRANTED;
         }
+        LocalLease lease = reservation.lease();
+        if (lease != null) {
+            return extendFromLease(reservation, lease, deltaMicros);
+        }
         if (grow(reservation, deltaMicros, false)) {
             return Extension.GRANTED;
         }
@@ -124,6 +173,20 @@ public class UserBudgetService {
         if (!reservation.overrun()
                 && enforcementOf(reservation.userId()) == Enforcement.SOFT
                 && grow(reservation, deltaMicros, true)) {
+            return Extension.GRANTED_AS_OVERRUN;
+        }
+        return Extension.REFUSED;
+    }
+
+    private Extension extendFromLease(Reservation reservation, LocalLease lease, long delta) {
+        if (leases.grow(lease, delta, false)) {
+            reservation.grew(delta, false);
+            return Extension.GRANTED;
+        }
+        if (!reservation.overrun()
+                && enforcementOf(reservation.userId()) == Enforcement.SOFT
+                && leases.grow(lease, delta, true)) {
+            reservation.grew(delta, true);
             return Extension.GRANTED_AS_OVERRUN;
         }
         return Extension.REFUSED;
@@ -149,54 +212,46 @@ public class UserBudgetService {
     }
 
     /**
-     * Replaces the reservation with the actual cost and writes the call's usage record, in one
-     * transaction. If the reservation already expired (the call outlived the reservation TTL without
-     * extending), the expiry gave the reserved amount back, and only the cost is booked. Durable when
-     * it returns; the user's row is released before the disk flush, so a worker's next call (which
-     * often follows at once) does not wait for it.
+     * Replaces the reservation with the actual cost and writes the call's usage record. Queued for the
+     * next group commit ({@link SettlementWriter}); the future completes once it is durable. The
+     * reservation's lease, if any, frees the call's slot and the unspent part of its hold at once.
+     * If the reservation already expired (the call outlived the reservation TTL without extending),
+     * the expiry gave the reserved amount back, and only the cost is booked.
      */
+    public CompletableFuture<Void> settle(Reservation reservation, UsageRecord record) {
+        LocalLease lease = reservation.lease();
+        long shrink = lease == null
+                ? 0
+                : leases.settled(
+                        lease,
+                        reservation.amountMicros(),
+                        record.costMicros(),
+                        record.tokens().uncached());
+        return settlements.submit(record, reservation, shrink);
+    }
+
+    /** {@link #settle}, waiting until it is durable. */
     public void postCallDebit(Reservation reservation, UsageRecord record) {
-        Windows now = Windows.at(clock.instant(), properties.period());
-        transactions.executeWithoutResult(status -> {
-            budgets.commitWithoutWaitingForDisk();
-            if (!reservation.overrun()) {
-                // Before the user's row is locked: the row is held only from its update to the commit,
-                // which is where the user's next reservation, often already waiting, queues.
-                usage.insert(record, 0);
-            }
-            boolean ours = budgets.deleteReservation(reservation.id());
-            budgets.settle(
-                    reservation.userId(),
-                    record.costMicros(),
-                    ours ? reservation.amountMicros() : 0,
-                    ours ? 1 : 0,
-                    record.tokens().uncached(),
-                    now);
-            if (reservation.overrun()) {
-                usage.insert(record, overrunAfterSettling(reservation.userId(), now));
-            }
-        });
-        budgets.awaitDurability();
+        await(settle(reservation, record));
     }
 
-    private long overrunAfterSettling(String userId, Windows now) {
-        return budgets.find(userId)
-                .map(row -> Math.max(
-                        0,
-                        row.spentIn(now)
-                                - (row.limitMicros() != null ? row.limitMicros() : properties.defaultLimitMicros())))
-                .orElse(0L);
-    }
-
-    /** Writes the usage record of a call that held no reservation: a denial, a free call. */
+    /** Writes the usage record of a call that held no reservation (a denial, a free call); durable on return. */
     public void record(UsageRecord record) {
-        usage.insert(record, 0);
+        await(settlements.submit(record, null, 0));
+    }
+
+    private static void await(CompletableFuture<Void> committed) {
+        try {
+            committed.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+        }
     }
 
     /** Gives back reservations whose calls died with their replica; returns how many. */
     public int expireDeadReservations() {
         Instant now = clock.instant();
-        int released = 0;
+        int released = leases.expireDead();
         for (var dead : budgets.expired(now, 500)) {
             Boolean done = transactions.execute(status -> {
                 if (!budgets.deleteIfExpired(dead.id(), now)) {
@@ -216,7 +271,7 @@ public class UserBudgetService {
     public BudgetStatus status(String userId) {
         Windows now = Windows.at(clock.instant(), properties.period());
         return budgets.find(userId)
-                .map(row -> BudgetStatus.of(row, now, properties))
+                .map(row -> BudgetStatus.of(leases.asShown(row), now, properties))
                 .orElseGet(() -> BudgetStatus.fresh(userId, now, properties));
     }
 

@@ -13,9 +13,10 @@ import java.util.concurrent.Executors;
 /**
  * A fast local Anthropic stand-in for the load harness: answers {@code POST /v1/messages} with a
  * realistic stream (message_start, 50 text deltas, message_delta, message_stop), written and flushed
- * event by event. Header {@code x-bench-gap-ms} pauses between events and stamps each delta with its
- * send time (for the zero-buffering check); {@code x-bench-hold} holds the stream open after the first
- * delta until {@link #release()} (for the open-streams check).
+ * event by event. Header {@code x-stainless-bench-gap-ms} pauses between events and stamps each delta with
+ * its send time (for the zero-buffering check); {@code x-stainless-bench-hold} holds the stream open after
+ * the first delta until {@link #release()} (for the open-streams check). Both are named {@code x-stainless-*}
+ * because the gateway passes only allow-listed headers upstream, the SDKs' {@code x-stainless-*} among them.
  */
 final class BenchUpstream implements AutoCloseable {
 
@@ -45,8 +46,8 @@ final class BenchUpstream implements AutoCloseable {
 
     private void messages(HttpExchange exchange) throws IOException {
         exchange.getRequestBody().readAllBytes();
-        String gap = exchange.getRequestHeaders().getFirst("x-bench-gap-ms");
-        boolean holding = exchange.getRequestHeaders().containsKey("x-bench-hold");
+        String gap = exchange.getRequestHeaders().getFirst("x-stainless-bench-gap-ms");
+        boolean holding = exchange.getRequestHeaders().containsKey("x-stainless-bench-hold");
         long gapMillis = gap == null ? 0 : Long.parseLong(gap);
         exchange.getResponseHeaders().add("Content-Type", "text/event-stream; charset=utf-8");
         exchange.getResponseHeaders().add("request-id", "req_bench");

@@ -261,7 +261,7 @@ public final class GatewayLoadHarness {
         String token = token();
         for (int stream = 0; stream < 20; stream++) {
             HttpResponse<InputStream> response = client.send(
-                    request(gateway, token, Map.of("x-bench-gap-ms", Integer.toString(gapMillis))),
+                    request(gateway, token, Map.of("x-stainless-bench-gap-ms", Integer.toString(gapMillis))),
                     HttpResponse.BodyHandlers.ofInputStream());
             StringBuilder pending = new StringBuilder();
             byte[] buffer = new byte[8192];
@@ -320,7 +320,7 @@ public final class GatewayLoadHarness {
                     boolean counted = false;
                     try {
                         HttpResponse<InputStream> response = client.send(
-                                request(gateway, token, Map.of("x-bench-hold", "1")),
+                                request(gateway, token, Map.of("x-stainless-bench-hold", "1")),
                                 HttpResponse.BodyHandlers.ofInputStream());
                         StringBuilder seen = new StringBuilder();
                         byte[] buffer = new byte[4096];

@@ -66,6 +66,11 @@ final class EventStreamClient implements AutoCloseable {
         return event;
     }
 
+    /** The next whole event, or null if none arrives in time (for "nothing came"). */
+    String poll(Duration within) throws InterruptedException {
+        return events.poll(within.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     /** Hangs up mid-stream, as a worker that crashed or was interrupted would. */
     @Override
     public void close() throws IOException {

@@ -14,33 +14,66 @@ final class BodyRelay {
 
     private BodyRelay() {}
 
-    /**
-     * Returns false if the worker went away before the end. {@code watched} is told of every read, so an
-     * upstream that goes silent mid-body is cut off as a silent stream is.
-     */
+    /** Relays without holding anything back (bodies that settle nothing: upstream errors, count_tokens). */
     static boolean relay(
             InputStream upstream,
             ClientOutput client,
             @Nullable JsonUsageScanner scanner,
             StallWatchdog.Watched watched)
             throws IOException {
-        byte[] buffer = new byte[16 * 1024];
+        return relay(upstream, client, scanner, watched, null);
+    }
+
+    /**
+     * Returns false if the worker went away before the end (or {@code beforeLast} refused). {@code watched}
+     * is told of every read, so an upstream that goes silent mid-body is cut off as a silent stream is.
+     * With {@code beforeLast}, the body's last byte is held back until it said yes at the end: each chunk
+     * goes out at once except its final byte, which goes with the next chunk, so the worker cannot have
+     * a whole answer before its usage is durable, and nothing else waits.
+     */
+    static boolean relay(
+            InputStream upstream,
+            ClientOutput client,
+            @Nullable JsonUsageScanner scanner,
+            StallWatchdog.Watched watched,
+            StreamRelay.@Nullable FinalBytes beforeLast)
+            throws IOException {
+        byte[] buffer = new byte[16 * 1024 + 1];
+        int held = 0; // 1 when buffer[0] is the previous chunk's last byte, not yet sent
         boolean clientThere = true;
         int read;
-        while ((read = upstream.read(buffer)) >= 0) {
+        while ((read = upstream.read(buffer, 1, buffer.length - 1)) >= 0) {
             watched.touched();
             if (scanner != null) {
-                scanner.feed(buffer, 0, read);
+                scanner.feed(buffer, 1, read);
             }
-            if (clientThere) {
-                try {
-                    client.send(buffer, 0, read);
-                } catch (ClientGone gone) {
-                    clientThere = false;
-                    if (scanner == null) {
-                        return false;
-                    }
+            if (!clientThere || read == 0) {
+                continue;
+            }
+            int from = 1 - held;
+            int length = held + read - (beforeLast == null ? 0 : 1);
+            try {
+                client.send(buffer, from, length);
+            } catch (ClientGone gone) {
+                clientThere = false;
+                if (scanner == null) {
+                    return false;
                 }
+                continue;
+            }
+            if (beforeLast != null) {
+                buffer[0] = buffer[read];
+                held = 1;
+            }
+        }
+        if (clientThere && held == 1) {
+            if (!beforeLast.commit()) {
+                return false;
+            }
+            try {
+                client.send(buffer, 0, 1);
+            } catch (ClientGone gone) {
+                return false;
             }
         }
         return clientThere;

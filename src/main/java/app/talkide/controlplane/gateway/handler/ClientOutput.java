@@ -10,20 +10,45 @@ final class ClientOutput {
     private final HttpServletResponse response;
     private final GatewayCall call;
     private OutputStream out;
+    private boolean pending;
 
     ClientOutput(HttpServletResponse response, GatewayCall call) {
         this.response = response;
         this.call = call;
     }
 
-    /** Writes and flushes at once: every event reaches the worker before the next one is read. */
+    /** Writes and flushes at once. */
     void send(byte[] bytes, int offset, int length) throws ClientGone {
+        write(bytes, offset, length);
+        flush();
+    }
+
+    /**
+     * Writes without flushing: the caller flushes once for everything that arrived together (one read
+     * of the upstream), before it reads again, so no event waits for the next read.
+     */
+    void write(byte[] bytes, int offset, int length) throws ClientGone {
         try {
             if (out == null) {
                 out = response.getOutputStream();
             }
             out.write(bytes, offset, length);
+            pending = true;
+        } catch (ClientGone gone) {
+            throw gone;
+        } catch (IOException e) {
+            throw new ClientGone(e);
+        }
+    }
+
+    /** Sends what was written; nothing to do when nothing was. */
+    void flush() throws ClientGone {
+        if (!pending) {
+            return;
+        }
+        try {
             out.flush();
+            pending = false;
             call.firstByteSent();
         } catch (ClientGone gone) {
             throw gone;

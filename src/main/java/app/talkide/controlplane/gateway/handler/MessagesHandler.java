@@ -27,8 +27,8 @@ import org.springframework.stereotype.Component;
 /**
  * {@code POST /v1/messages}: check the body, reserve budget, forward, relay while metering, settle.
  * Settlement runs whatever happens after the reservation, so no call leaves money held; if even that
- * fails (the database is gone), the reservation expires on its own. It runs after the response ended,
- * on a thread of its own ({@link Settlements}), so it never delays the worker's next call.
+ * fails (the database is gone), the reservation expires on its own. A call the worker will see complete
+ * is settled durably before its final bytes go out ({@link CallSettlement}).
  */
 @Component
 class MessagesHandler {
@@ -40,7 +40,6 @@ class MessagesHandler {
     private final UserBudgetService budgets;
     private final GatewayMetrics metrics;
     private final StallWatchdog watchdog;
-    private final Settlements settlements;
     private final Traces traces;
 
     MessagesHandler(
@@ -51,7 +50,6 @@ class MessagesHandler {
             UserBudgetService budgets,
             GatewayMetrics metrics,
             StallWatchdog watchdog,
-            Settlements settlements,
             Traces traces) {
         this.properties = properties;
         this.bodies = bodies;
@@ -60,7 +58,6 @@ class MessagesHandler {
         this.budgets = budgets;
         this.metrics = metrics;
         this.watchdog = watchdog;
-        this.settlements = settlements;
         this.traces = traces;
     }
 
@@ -116,26 +113,25 @@ class MessagesHandler {
             return;
         }
         Reservation reservation = ((Reserved) decision).reservation();
+        CallSettlement settlement = new CallSettlement(budgets, metrics, reservation, call, price);
         Outcome outcome = Outcome.free(CallOutcome.UPSTREAM_ERROR);
         try {
             // The upstream exchange, from sending the request to the answer's last byte, as a child span.
             try (Traces.SpanScope upstream = traces.child("anthropic " + call.endpoint())) {
                 upstream.tag("gen_ai.request.model", parsed.model());
-                outcome = forward(call, request, response, target, held, reservation, firstOutput);
+                outcome = forward(call, request, response, target, held, reservation, settlement, firstOutput);
                 Integer status = call.upstreamStatus();
                 upstream.tag("http.response.status_code", status == null ? "none" : status.toString());
                 upstream.tag("talkide.gateway.outcome", outcome.outcome().code());
             }
             finish(response);
         } finally {
-            long cost = price.cost(outcome.tokens());
-            // The record is made here, so the call's outcome is known before this thread moves on.
-            settlements.settle(reservation, call.record(outcome.tokens(), cost, outcome.outcome()));
-            metrics.usage(price.family(), outcome.tokens(), cost);
+            // A no-op for a call settled before its final bytes; otherwise queued, not waited for.
+            settlement.settle(outcome.outcome(), outcome.tokens());
         }
     }
 
-    /** Ends the response before settling: the worker has every byte and need not wait for our bookkeeping. */
+    /** Ends the response: the worker has every byte (a completed call's usage is durable by now). */
     private static void finish(HttpServletResponse response) {
         try {
             response.getOutputStream().close();
@@ -158,6 +154,7 @@ class MessagesHandler {
             AnthropicUpstream target,
             RequestBody.Held body,
             Reservation reservation,
+            CallSettlement settlement,
             long reservedOutput)
             throws IOException {
         HttpResponse<InputStream> answer;
@@ -183,11 +180,16 @@ class MessagesHandler {
                 JsonUsageScanner scanner = new JsonUsageScanner();
                 boolean delivered;
                 try (StallWatchdog.Watched watched = watchdog.watch(upstream)) {
-                    delivered = BodyRelay.relay(upstream, client, scanner, watched);
+                    delivered = BodyRelay.relay(
+                            upstream,
+                            client,
+                            scanner,
+                            watched,
+                            () -> settlement.settleDurably(CallOutcome.COMPLETED, scanner.counts()));
                 }
                 return new Outcome(delivered ? CallOutcome.COMPLETED : CallOutcome.CLIENT_CANCELLED, scanner.counts());
             }
-            return stream(call, client, upstream, reservation, reservedOutput);
+            return stream(call, client, upstream, reservation, settlement, reservedOutput);
         } catch (ClientGone gone) {
             return Outcome.free(CallOutcome.CLIENT_CANCELLED);
         } catch (IOException broken) {
@@ -196,14 +198,22 @@ class MessagesHandler {
     }
 
     private Outcome stream(
-            GatewayCall call, ClientOutput client, InputStream upstream, Reservation reservation, long reservedOutput)
+            GatewayCall call,
+            ClientOutput client,
+            InputStream upstream,
+            Reservation reservation,
+            CallSettlement settlement,
+            long reservedOutput)
             throws IOException {
         StreamMeter meter = new StreamMeter();
         OutputAllowance allowance =
                 new OutputAllowance(budgets, reservation, call.price(), properties.outputSliceTokens(), reservedOutput);
         metrics.streamOpened();
         try (StallWatchdog.Watched watched = watchdog.watch(upstream)) {
-            StreamRelay.End end = new StreamRelay(client, meter, allowance, watched).relay(upstream);
+            // message_stop goes out only once the call's usage is durable.
+            StreamRelay.FinalBytes beforeStop = () -> settlement.settleDurably(
+                    meter.errorType() == null ? CallOutcome.COMPLETED : CallOutcome.UPSTREAM_ERROR, meter.counts());
+            StreamRelay.End end = new StreamRelay(client, meter, allowance, watched, beforeStop).relay(upstream);
             watched.finished();
             return switch (end) {
                 case COMPLETED ->
@@ -220,6 +230,7 @@ class MessagesHandler {
                 }
                 case LIMIT_REACHED -> {
                     upstream.close();
+                    settlement.settleDurably(CallOutcome.LIMIT_REACHED, meter.counts());
                     endWith(
                             client,
                             "rate_limit_error",
@@ -229,6 +240,7 @@ class MessagesHandler {
                 }
                 case BUDGET_UNAVAILABLE -> {
                     upstream.close();
+                    settlement.settleDurably(CallOutcome.UPSTREAM_ERROR, meter.counts());
                     endWith(
                             client,
                             "api_error",
@@ -236,7 +248,16 @@ class MessagesHandler {
                                     + " stopped; try again shortly.");
                     yield new Outcome(CallOutcome.UPSTREAM_ERROR, meter.counts());
                 }
+                case SETTLEMENT_FAILED -> {
+                    upstream.close();
+                    endWith(
+                            client,
+                            "api_error",
+                            "The gateway could not record this answer's usage, so it was not completed; try again.");
+                    yield new Outcome(CallOutcome.UPSTREAM_ERROR, meter.counts());
+                }
                 case UPSTREAM_BROKEN -> {
+                    settlement.settleDurably(CallOutcome.UPSTREAM_ERROR, meter.counts());
                     endWith(
                             client,
                             "api_error",

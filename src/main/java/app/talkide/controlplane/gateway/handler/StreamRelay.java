@@ -7,9 +7,12 @@ import java.io.InputStream;
 
 /**
  * Relays a server-sent event stream from the upstream to the worker: each event is metered and
- * written and flushed the moment its last byte arrives, so the worker never waits for the next one. Only
+ * written the moment its last byte arrives, and everything one upstream read brought is flushed in one
+ * go before the next read, so the worker never waits for the next event and events that arrived
+ * together cost one flush, not one each. Only
  * the unfinished tail of the current event is held. After each event the {@link OutputAllowance} is
- * asked whether the budget still covers the output; if not, the relay stops there.
+ * asked whether the budget still covers the output; if not, the relay stops there. The final
+ * {@code message_stop} waits for {@link FinalBytes} (the call's durable settlement).
  */
 final class StreamRelay implements SseEventSplitter.Sink {
 
@@ -22,21 +25,38 @@ final class StreamRelay implements SseEventSplitter.Sink {
         UPSTREAM_BROKEN,
         LIMIT_REACHED,
         /** The budget could not be asked for more (its database failed): stopped like a reached limit. */
-        BUDGET_UNAVAILABLE
+        BUDGET_UNAVAILABLE,
+        /** The usage could not be made durable before {@code message_stop}: the stop was not sent. */
+        SETTLEMENT_FAILED
+    }
+
+    /** Runs once before the stream's final event ({@code message_stop}) is written; false: do not write it. */
+    @FunctionalInterface
+    interface FinalBytes {
+        boolean commit();
     }
 
     private final ClientOutput client;
     private final StreamMeter meter;
     private final OutputAllowance allowance;
     private final StallWatchdog.Watched watched;
+    private final FinalBytes beforeStop;
     private final SseEventSplitter splitter = new SseEventSplitter(MAX_EVENT_BYTES);
     private boolean limitReached;
+    private boolean stopCommitted;
+    private boolean settlementFailed;
 
-    StreamRelay(ClientOutput client, StreamMeter meter, OutputAllowance allowance, StallWatchdog.Watched watched) {
+    StreamRelay(
+            ClientOutput client,
+            StreamMeter meter,
+            OutputAllowance allowance,
+            StallWatchdog.Watched watched,
+            FinalBytes beforeStop) {
         this.client = client;
         this.meter = meter;
         this.allowance = allowance;
         this.watched = watched;
+        this.beforeStop = beforeStop;
     }
 
     End relay(InputStream upstream) {
@@ -52,9 +72,15 @@ final class StreamRelay implements SseEventSplitter.Sink {
                 watched.touched();
                 if (read < 0) {
                     splitter.finish(this);
+                    client.flush();
                     return End.COMPLETED;
                 }
                 splitter.feed(buffer, 0, read, this);
+                // One flush for every event of this read, before the next read can block.
+                client.flush();
+                if (settlementFailed) {
+                    return End.SETTLEMENT_FAILED;
+                }
                 if (limitReached) {
                     return allowance.budgetUnavailable() ? End.BUDGET_UNAVAILABLE : End.LIMIT_REACHED;
                 }
@@ -66,13 +92,22 @@ final class StreamRelay implements SseEventSplitter.Sink {
 
     @Override
     public void accept(byte[] bytes, int offset, int length, boolean complete) throws ClientGone {
-        if (limitReached) {
+        if (limitReached || settlementFailed) {
             return;
         }
         if (complete) {
             meter.accept(bytes, offset, length);
+            if (meter.stopped() && !stopCommitted) {
+                // The worker takes message_stop as "done": its usage must be durable before it sees it.
+                stopCommitted = true;
+                client.flush(); // what came before the stop need not wait for the commit
+                if (!beforeStop.commit()) {
+                    settlementFailed = true;
+                    return;
+                }
+            }
         }
-        client.send(bytes, offset, length);
+        client.write(bytes, offset, length);
         if (complete && !allowance.allows(meter)) {
             limitReached = true;
         }

@@ -1,0 +1,200 @@
+package app.talkide.controlplane.budget;
+
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Group commit of settlements: one thread writes every settlement that queued while the previous
+ * transaction committed (usage records, reservation deletes, lease shrinks, one update per user) in one
+ * durable transaction. Under load a commit carries many calls; alone, a call waits for one commit as it
+ * did before. Lock order as everywhere in budgets: reservation rows, lease rows, then users (sorted, so
+ * two replicas' writers never wait on each other in a cycle).
+ */
+@Component
+class SettlementWriter implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(SettlementWriter.class);
+    private static final int MAX_BATCH = 256;
+    private static final long SHUTDOWN_WAIT_MILLIS = 15_000;
+
+    /**
+     * @param reservation null for a call that held none (a denial, {@code count_tokens})
+     * @param leaseShrink for a call reserved from a lease: what the lease shrinks by (its share of the cost)
+     */
+    record Pending(
+            UsageRecord record, @Nullable Reservation reservation, long leaseShrink, CompletableFuture<Void> done) {}
+
+    private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    private final BudgetRepository budgets;
+    private final UsageRecordRepository usage;
+    private final BudgetLeases leases;
+    private final BudgetProperties properties;
+    private final Clock clock;
+    private final TransactionTemplate transactions;
+    private final DistributionSummary batchSizes;
+    private final Thread writer;
+    private volatile boolean stopping;
+
+    SettlementWriter(
+            BudgetRepository budgets,
+            UsageRecordRepository usage,
+            BudgetLeases leases,
+            BudgetProperties properties,
+            Clock clock,
+            PlatformTransactionManager transactionManager,
+            MeterRegistry meters) {
+        this.budgets = budgets;
+        this.usage = usage;
+        this.leases = leases;
+        this.properties = properties;
+        this.clock = clock;
+        this.transactions = new TransactionTemplate(transactionManager);
+        this.batchSizes = DistributionSummary.builder("talkide.budget.settlement.batch")
+                .description("Calls settled per database commit")
+                .register(meters);
+        this.writer =
+                Thread.ofPlatform().name("budget-settlement-writer").daemon().start(this::run);
+    }
+
+    /** Queues a settlement; the future completes once it is committed (durable), or fails. */
+    CompletableFuture<Void> submit(UsageRecord record, @Nullable Reservation reservation, long leaseShrink) {
+        Pending pending = new Pending(record, reservation, leaseShrink, new CompletableFuture<>());
+        if (stopping && !writer.isAlive()) {
+            write(List.of(pending));
+        } else {
+            queue.add(pending);
+        }
+        return pending.done();
+    }
+
+    private void run() {
+        while (!stopping || !queue.isEmpty()) {
+            Pending first;
+            try {
+                first = queue.poll(100, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (first == null) {
+                continue;
+            }
+            List<Pending> batch = new ArrayList<>();
+            batch.add(first);
+            queue.drainTo(batch, MAX_BATCH - 1);
+            write(batch);
+        }
+    }
+
+    private void write(List<Pending> batch) {
+        try {
+            transactions.executeWithoutResult(status -> apply(batch));
+            batchSizes.record(batch.size());
+            batch.forEach(pending -> pending.done().complete(null));
+        } catch (RuntimeException e) {
+            if (batch.size() > 1) {
+                // One call the database refuses must not take the others down with it.
+                batch.forEach(pending -> write(List.of(pending)));
+                return;
+            }
+            Pending failed = batch.getFirst();
+            log.error(
+                    "Could not settle gateway call {} (its reservation expires on its own)",
+                    failed.record().requestId(),
+                    e);
+            failed.done().completeExceptionally(e);
+        }
+    }
+
+    private void apply(List<Pending> batch) {
+        Windows now = Windows.at(clock.instant(), properties.period());
+        List<UsageRecord> plain = new ArrayList<>();
+        List<Pending> overrun = new ArrayList<>();
+        for (Pending pending : batch) {
+            if (pending.reservation() != null && pending.reservation().overrun()) {
+                overrun.add(pending);
+            } else {
+                plain.add(pending.record());
+            }
+        }
+        usage.insertAll(plain);
+        Map<String, UserSettlement> users = new TreeMap<>();
+        for (Pending pending : batch) {
+            Reservation reservation = pending.reservation();
+            if (reservation != null && reservation.lease() == null) {
+                boolean ours = budgets.deleteReservation(reservation.id());
+                users.computeIfAbsent(reservation.userId(), u -> new UserSettlement())
+                        .add(pending.record(), ours ? reservation.amountMicros() : 0, ours ? 1 : 0);
+            }
+        }
+        Map<String, Long> shrinks = new TreeMap<>();
+        for (Pending pending : batch) {
+            Reservation reservation = pending.reservation();
+            if (reservation != null && reservation.lease() != null) {
+                shrinks.merge(reservation.userId(), pending.leaseShrink(), Long::sum);
+                users.computeIfAbsent(reservation.userId(), u -> new UserSettlement())
+                        .add(pending.record(), 0, 0);
+            }
+        }
+        shrinks.forEach((user, shrink) -> {
+            // Released from the user's reservation only if the lease is still there (not expired meanwhile).
+            if (leases.shrink(user, shrink)) {
+                users.get(user).released += shrink;
+            }
+        });
+        users.forEach((user, settled) ->
+                budgets.settle(user, settled.cost, settled.released, settled.slots, settled.tokens, now));
+        for (Pending pending : overrun) {
+            usage.insert(pending.record(), overrunAfterSettling(pending.record().userId(), now));
+        }
+    }
+
+    private long overrunAfterSettling(String userId, Windows now) {
+        return budgets.find(userId)
+                .map(row -> Math.max(
+                        0,
+                        row.spentIn(now)
+                                - (row.limitMicros() != null ? row.limitMicros() : properties.defaultLimitMicros())))
+                .orElse(0L);
+    }
+
+    @Override
+    public void destroy() throws InterruptedException {
+        stopping = true;
+        writer.join(SHUTDOWN_WAIT_MILLIS);
+        if (writer.isAlive()) {
+            log.warn("Budget settlements still queued after {} ms; their reservations expire", SHUTDOWN_WAIT_MILLIS);
+        }
+    }
+
+    /** What one commit books on one user's row. */
+    private static final class UserSettlement {
+        long cost;
+        long released;
+        int slots;
+        long tokens;
+
+        void add(UsageRecord record, long releasedMicros, int freedSlots) {
+            cost += record.costMicros();
+            released += releasedMicros;
+            slots += freedSlots;
+            tokens += record.tokens().uncached();
+        }
+    }
+}

@@ -3,8 +3,8 @@
 import {api} from './api.js';
 import {dollars, fill, h, when} from './dom.js';
 
-// The gateway settles a call in the background after relaying its answer, so a turn's end can reach the
-// page before its reservation is released: after a turn ends, look again a few times while some is held.
+// A call's usage is committed before its last bytes, but a replica's budget lease stays reserved until it
+// is given back (idle time, 2 s by default): after a turn ends, look again a few times while some is held.
 const SETTLE_CHECKS_MS = [0, 1000, 2000, 4000, 8000];
 
 export class BudgetBar {

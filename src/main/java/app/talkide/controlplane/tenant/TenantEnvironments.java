@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -12,10 +13,12 @@ import org.springframework.transaction.annotation.Transactional;
 public class TenantEnvironments {
 
     private final TenantEnvironmentRepository repository;
+    private final ApplicationEventPublisher events;
     private final Clock clock;
 
-    TenantEnvironments(TenantEnvironmentRepository repository, Clock clock) {
+    TenantEnvironments(TenantEnvironmentRepository repository, ApplicationEventPublisher events, Clock clock) {
         this.repository = repository;
+        this.events = events;
         this.clock = clock;
     }
 
@@ -52,11 +55,17 @@ public class TenantEnvironments {
 
     /**
      * Sets the status and the reason for it; returns whether anything changed (the same status and reason
-     * again write nothing, so reconcile passes in a steady state leave the row alone).
+     * again write nothing, so reconcile passes in a steady state leave the row alone). Going to
+     * {@code DELETING} or {@code DELETED} publishes {@link TenantEnvironmentClosed}, so that caches of who
+     * may act here forget it at once.
      */
     @Transactional
     public boolean changeStatus(TenantEnvironmentId id, TenantEnvironmentStatus status, @Nullable String reason) {
-        return repository.updateStatus(id, status, reason, clock.instant());
+        boolean changed = repository.updateStatus(id, status, reason, clock.instant());
+        if (changed && (status == TenantEnvironmentStatus.DELETING || status == TenantEnvironmentStatus.DELETED)) {
+            events.publishEvent(new TenantEnvironmentClosed(id));
+        }
+        return changed;
     }
 
     /**

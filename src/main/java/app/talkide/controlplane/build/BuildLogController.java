@@ -11,7 +11,10 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code GET /api/internal/worker/builds/{id}/logs}: the log of a build of the worker's conversation. */
+/**
+ * {@code GET /api/internal/worker/builds/{id}/logs}: the log of a build of the worker's conversation. The
+ * stream ends when the WorkerToken expires; the worker reconnects with a fresh one and resumes by line id.
+ */
 @RestController
 class BuildLogController {
 
@@ -31,6 +34,6 @@ class BuildLogController {
             HttpServletResponse response)
             throws IOException, InterruptedException {
         builds.ownBuild(worker, id);
-        stream.stream(id, lastEventId, response);
+        stream.stream(id, lastEventId, worker.expiresAt(), response);
     }
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,8 +38,12 @@ class BuildLogStream {
         this.properties = properties;
     }
 
-    /** Streams build {@code id} (its access already checked) until it ended and its log was sent. */
-    void stream(UUID id, @Nullable String lastEventId, HttpServletResponse response)
+    /**
+     * Streams build {@code id} (its access already checked) until it ended and its log was sent, or until
+     * {@code until} (the caller's credential expires): then the stream just stops, without an {@code end}
+     * event, and the client reconnects with a fresh credential and {@code Last-Event-ID}.
+     */
+    void stream(UUID id, @Nullable String lastEventId, @Nullable Instant until, HttpServletResponse response)
             throws IOException, InterruptedException {
         response.setContentType("text/event-stream");
         response.setCharacterEncoding("UTF-8");
@@ -61,6 +66,10 @@ class BuildLogStream {
             if (build.state().finished()) {
                 out.write(end(builds.view(build)));
                 out.flush();
+                return;
+            }
+            if (until != null && !Instant.now().isBefore(until)) {
+                // No request outlives the token that authorized it: a revoked or expired token reads no more.
                 return;
             }
             if (System.nanoTime() - lastWrite > HEARTBEAT.toNanos()) {

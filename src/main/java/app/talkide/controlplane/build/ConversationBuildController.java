@@ -55,6 +55,7 @@ class ConversationBuildController {
         builds.find(buildId)
                 .filter(build -> build.conversationId().equals(id))
                 .orElseThrow(BuildProblems.BuildNotFound::new);
-        stream.stream(buildId, lastEventId, response);
+        // A browser session has no fixed expiry here; the stream ends with the build or the connection.
+        stream.stream(buildId, lastEventId, null, response);
     }
 }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import app.talkide.controlplane.conversation.Conversation;
 import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.provisioning.AnotherReplicaLeads;
+import app.talkide.controlplane.provisioning.DesiredStateChanged;
 import app.talkide.controlplane.provisioning.MockApiRequests;
 import app.talkide.controlplane.provisioning.ProvisioningApiCalls;
 import app.talkide.controlplane.provisioning.leader.LeadershipChanged;
@@ -15,6 +16,8 @@ import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.SseClient;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
+import app.talkide.controlplane.tenant.TenantEnvironments;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -314,6 +317,28 @@ class BuildJobsTest {
             await().atMost(Duration.ofSeconds(10)).until(replay::ended);
             assertThat(lines(replay)).containsExactly("BUILD SUCCESSFUL");
         }
+    }
+
+    @Test
+    void deletingTheTenantEnvironmentCancelsItsBuildsAndRemovesTheirJobs() {
+        UUID running = id(start(gradle("first")));
+        UUID queued = id(start(gradle("second")));
+        awaitJob(running);
+
+        // What DesiredStates.delete does where a cluster is managed: mark it DELETING, then announce it.
+        context.getBean(TenantEnvironments.class)
+                .changeStatus(tenantEnvironment, TenantEnvironmentStatus.DELETING, "deletion requested");
+        context.publishEvent(new DesiredStateChanged(tenantEnvironment));
+
+        assertThat(builds().find(running).orElseThrow().state()).isEqualTo(BuildState.CANCELLED);
+        assertThat(builds().find(queued).orElseThrow().state()).isEqualTo(BuildState.CANCELLED);
+        assertThat(builds().find(running).orElseThrow().reason()).contains("tenant-environment is being deleted");
+        await().atMost(Duration.ofSeconds(10)).until(() -> job(running) == null);
+        assertThat(job(queued)).isNull();
+    }
+
+    private Builds builds() {
+        return context.getBean(Builds.class);
     }
 
     @Test

@@ -90,6 +90,9 @@ export class BuildApi {
         if (end) {
           return end;
         }
+        // Ended without an end event: the WorkerToken expired (the control plane ends the stream then).
+        // Reconnect shortly with a fresh token, resuming after the last line; not a failure.
+        attempt = -1;
       } catch (e) {
         if (
           signal.aborted ||

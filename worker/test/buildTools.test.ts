@@ -16,7 +16,7 @@ const BUILD = '5d0f6a54-3c1e-4c4e-9d43-1f7a2b6c9d10';
 
 interface Fake {
   url: URL;
-  calls: { method: string; path: string; token: string; body: string }[];
+  calls: { method: string; path: string; token: string; body: string; lastEventId?: string }[];
   logs?: ServerResponse;
   close: () => void;
 }
@@ -34,7 +34,13 @@ async function fakeControlPlane(onLogs: (res: ServerResponse) => void): Promise<
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"token":"wt-1","expiresIn":120}');
         return;
       }
-      fake.calls.push({ method: req.method ?? '', path, token: String(req.headers['x-worker-token']), body });
+      fake.calls.push({
+        method: req.method ?? '',
+        path,
+        token: String(req.headers['x-worker-token']),
+        body,
+        lastEventId: req.headers['last-event-id'] as string | undefined,
+      });
       const view = (state: string) =>
         JSON.stringify({
           id: BUILD,
@@ -107,6 +113,36 @@ test('run_build starts the build, streams its log as progress and returns the ou
   assert.equal(start?.method, 'POST');
   assert.equal(start?.token, 'wt-1');
   assert.deepEqual(JSON.parse(start?.body ?? '{}'), { kind: 'gradle', tasks: ['test'] });
+});
+
+test('a log stream that ends with its WorkerToken is resumed after the last line, however often', async () => {
+  const progress: string[] = [];
+  let streams = 0;
+  const fake = await fakeControlPlane((res) => {
+    streams++;
+    // Seven token lifetimes, more than the retries allowed for errors: each one just ends, no end event.
+    if (streams <= 7) {
+      res.end(`id: ${streams}\nevent: line\ndata: line ${streams}\n\n`);
+    } else if (streams === 8) {
+      // Then one broken connection: still retried, since those ends were no failures.
+      res.destroy();
+    } else {
+      res.end('event: end\ndata: {"state":"succeeded","reason":null,"durationMs":1500}\n\n');
+    }
+  });
+  const outcome = await runBuild(
+    api(fake),
+    CONVERSATION,
+    { kind: 'gradle', tasks: ['test'] },
+    new AbortController().signal,
+    (line) => progress.push(line),
+  );
+  fake.close();
+
+  assert.equal(outcome.isError, undefined);
+  assert.deepEqual(progress.slice(1), ['line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'line 6', 'line 7']);
+  const resumes = fake.calls.filter((c) => c.path.endsWith('/logs')).map((c) => c.lastEventId);
+  assert.deepEqual(resumes, [undefined, '1', '2', '3', '4', '5', '6', '7', '7']);
 });
 
 test('a failed build is a tool error naming the reason', async () => {

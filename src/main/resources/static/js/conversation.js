@@ -4,6 +4,7 @@
 // conversation is never all in the DOM. The composer and the interrupt button.
 import {api, listOf} from './api.js';
 import {fill, h, when} from './dom.js';
+import {BuildLogs} from './buildLog.js';
 import {Transcript} from './transcript.js';
 import {workerStatus} from './words.js';
 
@@ -32,7 +33,8 @@ export class ConversationView {
     this.followEnd = true;
     this.scrollFrame = 0;
     this.render(container);
-    this.transcript = new Transcript(this.transcriptList, () => this.updateControls());
+    this.buildLogs = new BuildLogs(this.base);
+    this.transcript = new Transcript(this.transcriptList, () => this.updateControls(), this.buildLogs);
     this.onScroll = () => this.scrolled();
     window.addEventListener('scroll', this.onScroll, {passive: true});
     this.observer = new IntersectionObserver((entries) => {
@@ -279,6 +281,7 @@ export class ConversationView {
     window.removeEventListener('scroll', this.onScroll);
     this.observer.disconnect();
     if (this.source) this.source.close();
+    this.buildLogs.close();
   }
 }
 

@@ -1,11 +1,13 @@
 // The transcript: user messages, Mara's answers growing delta by delta, tool calls as boxes of their
 // own, and how each turn ended. Fed by conversation events, whether from history or live.
+import {BuildLogs} from './buildLog.js';
 import {h} from './dom.js';
 import {turnFailure} from './words.js';
 
 export class Transcript {
-  constructor(list, changed) {
+  constructor(list, changed, buildLogs = null) {
     this.list = list;
+    this.buildLogs = buildLogs; // run_build cards show their build's log (null: plain cards)
     this.changed = changed;
     this.messagesByClientId = new Map();
     this.messagesById = new Map();
@@ -106,7 +108,7 @@ export class Transcript {
   }
 
   toolStarted(data) {
-    const tool = new Tool(data);
+    const tool = this.newTool(data, !this.earlier);
     this.tools.set(data.toolUseId, tool);
     this.turn(data.turnId, data.messageId).addTool(tool);
   }
@@ -114,7 +116,7 @@ export class Transcript {
   toolCompleted(data) {
     let tool = this.tools.get(data.toolUseId);
     if (!tool) {
-      tool = new Tool(data);
+      tool = this.newTool(data, false);
       this.tools.set(data.toolUseId, tool);
       this.turn(data.turnId, data.messageId).addTool(tool);
     }
@@ -126,11 +128,17 @@ export class Transcript {
   foldedTool(data) {
     const turn = this.turn(data.turnId, data.messageId);
     const existing = turn.blocks[data.index];
-    const tool = existing instanceof Tool ? existing : new Tool(data);
+    const tool = existing instanceof Tool ? existing : this.newTool(data, false);
     if (!(existing instanceof Tool)) turn.placeBlock(data.index, tool, tool.element);
     turn.openText = null;
     this.tools.set(data.toolUseId, tool);
     if (data.completed) tool.complete(data);
+  }
+
+  newTool(data, live) {
+    const tool = new Tool(data);
+    if (this.buildLogs && BuildLogs.isBuildTool(data.name)) tool.buildLog = this.buildLogs.attach(tool.element, live);
+    return tool;
   }
 
   ended(type, data) {
@@ -260,6 +268,7 @@ class Tool {
   }
 
   complete(data) {
+    if (this.buildLog && this.element.dataset.state === 'running') this.buildLog.completed(data.output);
     this.element.dataset.state = data.isError ? 'error' : 'done';
     this.state.textContent = data.isError ? 'failed' : 'done';
     if (data.output !== undefined) {

@@ -37,6 +37,13 @@ class UsageRecordRepository {
             + " :user, :endpoint, :model, :family, :input, :write5m, :write1h, :read, :output, :cost,"
             + " :overrun, :outcome, :status, :startedAt, :duration, :firstByte)";
 
+    int countOfConversation(UUID conversationId) {
+        return jdbc.sql("select count(*) from usage_record where conversation_id = :c")
+                .param("c", conversationId)
+                .query(Integer.class)
+                .single();
+    }
+
     void insert(UsageRecord record, long overrunMicros) {
         jdbc.sql(INSERT).params(params(record, overrunMicros)).update();
     }

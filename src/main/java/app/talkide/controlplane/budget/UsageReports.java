@@ -3,6 +3,7 @@ package app.talkide.controlplane.budget;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 
@@ -34,6 +35,14 @@ public class UsageReports {
         }
         List<UsageSummary> rows = records.summarize(groupBy, start, end, userId == null ? "" : userId);
         return new UsageReport(groupBy, start, end, rows);
+    }
+
+    /**
+     * How many model calls the gateway recorded for a conversation (every call writes one usage record,
+     * on whichever replica served it); the cut-over gate tells "never reached the gateway" from this.
+     */
+    public int callsOfConversation(UUID conversationId) {
+        return records.countOfConversation(conversationId);
     }
 
     public record UsageReport(String groupBy, Instant from, Instant to, List<UsageSummary> groups) {}

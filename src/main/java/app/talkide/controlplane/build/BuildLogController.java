@@ -3,12 +3,6 @@ package app.talkide.controlplane.build;
 import app.talkide.controlplane.token.WorkerPrincipal;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -16,29 +10,20 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code GET /api/internal/worker/builds/{id}/logs}: the build's log as Server-Sent Events, one {@code line}
- * event per line (id = line number, so {@code Last-Event-ID} resumes), live while it runs and replayed once
- * it ended, then one {@code end} event with the final state. Any replica serves it: the leader stores the
- * lines, this reads them (every {@code log-poll-interval}), so a leader change does not cut the stream.
+ * {@code GET /api/internal/worker/builds/{id}/logs}: the log of a build of the worker's conversation. The
+ * stream ends when the WorkerToken expires; the worker reconnects with a fresh one and resumes by line id.
  */
 @RestController
 class BuildLogController {
 
-    private static final Duration HEARTBEAT = Duration.ofSeconds(15);
-    private static final int PAGE = 500;
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-
     private final Builds builds;
-    private final BuildLog log;
-    private final BuildProperties properties;
+    private final BuildLogStream stream;
 
-    BuildLogController(Builds builds, BuildLog log, BuildProperties properties) {
+    BuildLogController(Builds builds, BuildLogStream stream) {
         this.builds = builds;
-        this.log = log;
-        this.properties = properties;
+        this.stream = stream;
     }
 
     @GetMapping("/api/internal/worker/builds/{id}/logs")
@@ -49,65 +34,6 @@ class BuildLogController {
             HttpServletResponse response)
             throws IOException, InterruptedException {
         builds.ownBuild(worker, id);
-        response.setContentType("text/event-stream");
-        response.setCharacterEncoding("UTF-8");
-        response.setHeader("Cache-Control", "no-store");
-        response.setHeader("X-Accel-Buffering", "no");
-        OutputStream out = response.getOutputStream();
-        int after = parse(lastEventId);
-        long lastWrite = System.nanoTime();
-        while (true) {
-            // State first, lines second: lines stored before a build ended are all read after it is seen ended.
-            Build build = builds.find(id).orElseThrow(BuildProblems.BuildNotFound::new);
-            List<BuildLog.Line> lines = log.after(id, after, PAGE);
-            if (!lines.isEmpty()) {
-                out.write(events(lines));
-                out.flush();
-                after = lines.getLast().number();
-                lastWrite = System.nanoTime();
-                continue;
-            }
-            if (build.state().finished()) {
-                out.write(end(builds.view(build)));
-                out.flush();
-                return;
-            }
-            if (System.nanoTime() - lastWrite > HEARTBEAT.toNanos()) {
-                // Also how a closed client is noticed: the write fails and the request ends.
-                out.write(":\n\n".getBytes(StandardCharsets.UTF_8));
-                out.flush();
-                lastWrite = System.nanoTime();
-            }
-            Thread.sleep(properties.logPollInterval());
-        }
-    }
-
-    private static byte[] events(List<BuildLog.Line> lines) {
-        StringBuilder text = new StringBuilder();
-        for (BuildLog.Line line : lines) {
-            // A stored line has no line breaks (the follower splits on them), so one data field holds it.
-            text.append("id: ").append(line.number()).append("\nevent: line\ndata: ");
-            text.append(line.content().replace("\r", "")).append("\n\n");
-        }
-        return text.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static byte[] end(BuildView view) {
-        Map<String, @Nullable Object> data = new LinkedHashMap<>();
-        data.put("state", view.state());
-        data.put("reason", view.reason());
-        data.put("durationMs", view.durationMs());
-        return ("event: end\ndata: " + JSON.writeValueAsString(data) + "\n\n").getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static int parse(@Nullable String lastEventId) {
-        if (lastEventId == null) {
-            return 0;
-        }
-        try {
-            return Math.max(0, Integer.parseInt(lastEventId.trim()));
-        } catch (NumberFormatException notOurs) {
-            return 0;
-        }
+        stream.stream(id, lastEventId, worker.expiresAt(), response);
     }
 }

@@ -116,6 +116,18 @@ class BuildRepository {
                 .list();
     }
 
+    /** The tenant-environment's queued and running builds, oldest first. */
+    List<Build> unfinished(TenantEnvironmentId in) {
+        return jdbc.sql("""
+                        select * from build where tenant = :t and env = :e and state in ('QUEUED', 'RUNNING')
+                        order by seq
+                        """)
+                .param("t", in.tenant())
+                .param("e", in.env())
+                .query((rs, n) -> map(rs))
+                .list();
+    }
+
     List<Build> inState(BuildState state) {
         return jdbc.sql("select * from build where state = :s order by seq")
                 .param("s", state.name())

@@ -89,16 +89,26 @@ public class Builds {
 
     /** Cancels a queued or running build; a finished one stays as it is. Idempotent. */
     public BuildView cancel(WorkerPrincipal worker, UUID id) {
-        Build build = ownBuild(worker, id);
+        cancel(ownBuild(worker, id), "cancelled by the worker");
+        return view(repository.find(id).orElseThrow());
+    }
+
+    /** Cancels every queued and running build of the tenant-environment (it is being deleted). */
+    void cancelAll(TenantEnvironmentId in, String reason) {
+        repository.unfinished(in).forEach(build -> cancel(build, reason));
+    }
+
+    private void cancel(Build build, String reason) {
         for (BuildState from : List.of(BuildState.QUEUED, BuildState.RUNNING)) {
-            if (finish(build, from, BuildState.CANCELLED, "cancelled by the worker")) {
+            if (finish(build, from, BuildState.CANCELLED, reason)) {
                 if (from == BuildState.RUNNING) {
-                    events.publishEvent(new BuildCancelled(id, build.tenantEnvironment(), build.jobName()));
+                    // Re-read: a build claimed since the list was read has its Job name only in the row.
+                    String job = repository.find(build.id()).map(Build::jobName).orElse(build.jobName());
+                    events.publishEvent(new BuildCancelled(build.id(), build.tenantEnvironment(), job));
                 }
                 break;
             }
         }
-        return view(repository.find(id).orElseThrow());
     }
 
     public Optional<Build> find(UUID id) {

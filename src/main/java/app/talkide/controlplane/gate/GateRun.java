@@ -1,5 +1,6 @@
 package app.talkide.controlplane.gate;
 
+import app.talkide.controlplane.budget.UsageReports;
 import app.talkide.controlplane.build.Build;
 import app.talkide.controlplane.build.BuildState;
 import app.talkide.controlplane.build.Builds;
@@ -44,6 +45,7 @@ class GateRun {
     private final ConversationEventLog eventLog;
     private final Builds builds;
     private final VerificationRepository repository;
+    private final UsageReports usage;
     private final GateProperties properties;
 
     GateRun(
@@ -53,6 +55,7 @@ class GateRun {
             ConversationEventLog eventLog,
             Builds builds,
             VerificationRepository repository,
+            UsageReports usage,
             GateProperties properties) {
         this.memberships = memberships;
         this.conversations = conversations;
@@ -60,6 +63,7 @@ class GateRun {
         this.eventLog = eventLog;
         this.builds = builds;
         this.repository = repository;
+        this.usage = usage;
         this.properties = properties;
     }
 
@@ -107,7 +111,7 @@ class GateRun {
         JsonNode error = JSON.readTree(end.data()).path("error");
         String reported = error.path("type").asString("unknown") + ": "
                 + error.path("message").asString("");
-        if (repository.gatewayCalls(conversationId) == 0) {
+        if (usage.callsOfConversation(conversationId) == 0) {
             return "the worker never reached the gateway: it could not mint a WorkerToken (or reach the control"
                     + " plane); the turn failed with " + reported;
         }

@@ -83,18 +83,6 @@ class VerificationRepository {
                 .optional();
     }
 
-    /**
-     * How many model calls the gateway recorded for a conversation: tells "the worker never reached the
-     * gateway" (it could not mint) from "the model call failed". Reads the budget feature's usage records,
-     * which the gateway writes for every call, on whichever replica served it.
-     */
-    int gatewayCalls(UUID conversationId) {
-        return jdbc.sql("select count(*) from usage_record where conversation_id = :c")
-                .param("c", conversationId)
-                .query(Integer.class)
-                .single();
-    }
-
     private static String abbreviate(String text) {
         return text.length() > 2000 ? text.substring(0, 1999) + "…" : text;
     }

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.conversation.Conversation;
+import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.provisioning.AnotherReplicaLeads;
+import app.talkide.controlplane.provisioning.DesiredStateChanged;
 import app.talkide.controlplane.provisioning.MockApiRequests;
 import app.talkide.controlplane.provisioning.ProvisioningApiCalls;
 import app.talkide.controlplane.provisioning.leader.LeadershipChanged;
@@ -14,6 +16,8 @@ import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.SseClient;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
+import app.talkide.controlplane.tenant.TenantEnvironments;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -78,6 +82,8 @@ import tools.jackson.databind.JsonNode;
             "talkide.builds.image.registry-prefix=registry.example.com/{tenant}/"
         })
 class BuildJobsTest {
+
+    static final String DEV = TestHttp.basic("dev", "dev");
 
     static KubernetesClient client;
     static KubernetesMockServer server;
@@ -314,6 +320,28 @@ class BuildJobsTest {
     }
 
     @Test
+    void deletingTheTenantEnvironmentCancelsItsBuildsAndRemovesTheirJobs() {
+        UUID running = id(start(gradle("first")));
+        UUID queued = id(start(gradle("second")));
+        awaitJob(running);
+
+        // What DesiredStates.delete does where a cluster is managed: mark it DELETING, then announce it.
+        context.getBean(TenantEnvironments.class)
+                .changeStatus(tenantEnvironment, TenantEnvironmentStatus.DELETING, "deletion requested");
+        context.publishEvent(new DesiredStateChanged(tenantEnvironment));
+
+        assertThat(builds().find(running).orElseThrow().state()).isEqualTo(BuildState.CANCELLED);
+        assertThat(builds().find(queued).orElseThrow().state()).isEqualTo(BuildState.CANCELLED);
+        assertThat(builds().find(running).orElseThrow().reason()).contains("tenant-environment is being deleted");
+        await().atMost(Duration.ofSeconds(10)).until(() -> job(running) == null);
+        assertThat(job(queued)).isNull();
+    }
+
+    private Builds builds() {
+        return context.getBean(Builds.class);
+    }
+
+    @Test
     void aNewLeaderAdoptsRunningJobsByLabel() {
         UUID finishesMeanwhile = id(start(gradle("test")));
         awaitJob(finishesMeanwhile);
@@ -342,6 +370,45 @@ class BuildJobsTest {
         assertThat(bad.status()).isEqualTo(400);
         assertThat(bad.json().get("type").asString()).endsWith("/invalid-build-request");
         assertThat(post("{\"kind\":\"maven\"}").status()).isEqualTo(400);
+    }
+
+    @Test
+    void theConversationsOwnerFollowsItsBuildsInTheConsoleAndNobodyElse() {
+        UUID build = id(start(gradle("test")));
+        awaitJob(build);
+        String logPath = "/api/v1/namespaces/" + tenantEnvironment.namespace() + "/pods/" + pod(build, 0)
+                + "/log?container=build&limitBytes=8388608";
+        server.expect().get().withPath(logPath).andReturn(200, "> Task :test\n").always();
+        String mine = "/api/conversations/" + conversation.id() + "/builds";
+
+        TestHttp.Response list = http.get(mine, "Authorization", DEV);
+        assertThat(list.status()).as(list.body()).isEqualTo(200);
+        assertThat(list.json().get(0).get("id").asString()).isEqualTo(build.toString());
+        try (SseClient live =
+                SseClient.connect("http://127.0.0.1:" + port + mine + "/" + build + "/logs", "Authorization", DEV)) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> lines(live).equals(List.of("> Task :test")));
+            complete(build, true);
+            await().atMost(Duration.ofSeconds(10)).until(live::ended);
+            assertThat(live.events().getLast().data()).contains("\"state\":\"succeeded\"");
+        }
+
+        // Someone else's conversation, a build of another conversation, no session: all 404 / 401, alike.
+        Conversation notMine = Fixtures.conversation(context, tenantEnvironment, "someone-else");
+        String theirs = "/api/conversations/" + notMine.id() + "/builds";
+        assertThat(http.get(theirs, "Authorization", DEV).status()).isEqualTo(404);
+        assertThat(http.get(theirs + "/" + build + "/logs", "Authorization", DEV)
+                        .status())
+                .isEqualTo(404);
+        Conversation mineToo = Fixtures.conversation(context, tenantEnvironment, "dev");
+        TestHttp.Response elsewhere =
+                http.get("/api/conversations/" + mineToo.id() + "/builds/" + build + "/logs", "Authorization", DEV);
+        assertThat(elsewhere.status()).isEqualTo(404);
+        assertThat(elsewhere.json().get("type").asString()).endsWith("/build-not-found");
+        assertThat(http.get(mine).status()).isEqualTo(401);
+        // Removed from the tenant-environment: the conversation is no longer the user's to read.
+        context.getBean(Memberships.class).revoke(tenantEnvironment, "dev");
+        assertThat(http.get(mine + "/" + build + "/logs", "Authorization", DEV).status())
+                .isEqualTo(404);
     }
 
     private static String gradle(String task) {

@@ -1,9 +1,9 @@
 package app.talkide.controlplane.local.referenceworker;
 
-import app.talkide.controlplane.token.command.CommandTokenFormat;
-import app.talkide.controlplane.token.command.CommandTokenRejected;
-import app.talkide.controlplane.token.command.CommandTokenVerifier;
-import app.talkide.controlplane.token.command.ReplayCache;
+import app.talkide.controlplane.workercontract.CommandTokenFormat;
+import app.talkide.controlplane.workercontract.CommandTokenRejected;
+import app.talkide.controlplane.workercontract.CommandTokenVerifier;
+import app.talkide.controlplane.workercontract.ReplayCache;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.time.Clock;

@@ -1,5 +1,6 @@
 package app.talkide.controlplane.local.referenceworker;
 
+import app.talkide.controlplane.workercontract.SseEventReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,16 +17,18 @@ final class ModelReplyReader {
 
     private ModelReplyReader() {}
 
-    static ModelReply read(Session session, RunningTurn turn, AnthropicStreamReader reader, Usage usage)
+    static ModelReply read(Session session, RunningTurn turn, SseEventReader reader, Usage usage)
             throws IOException, TurnFailure {
         ModelReply reply = new ModelReply();
         List<ObjectNode> blocks = new ArrayList<>();
         List<StringBuilder> partialJson = new ArrayList<>();
-        AnthropicStreamReader.StreamEvent event;
+        SseEventReader.SseEvent event;
         boolean stopped = false;
         while ((event = reader.next()) != null) {
-            JsonNode data = event.data();
-            switch (event.name()) {
+            JsonNode data = HttpExchanges.JSON.readTree(event.data());
+            // An event without an "event:" line is named by its JSON "type", as the Messages API's are.
+            String name = event.type().equals("message") ? data.path("type").asString("") : event.type();
+            switch (name) {
                 case "message_start" -> usage.add(data.path("message").path("usage"), false);
                 case "content_block_start" -> {
                     blocks.add(((ObjectNode) data.path("content_block")).deepCopy());

@@ -1,7 +1,7 @@
 package app.talkide.controlplane.local.referenceworker;
 
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
-import app.talkide.controlplane.token.command.CommandKeySet;
+import app.talkide.controlplane.workercontract.CommandKeySet;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package app.talkide.controlplane.local.referenceworker;
 
+import app.talkide.controlplane.workercontract.SseEventReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpClient;
@@ -113,7 +114,7 @@ final class TurnRunner {
             if (response.statusCode() != 200) {
                 throw failureOf(response, in);
             }
-            return ModelReplyReader.read(session, turn, new AnthropicStreamReader(in), usage);
+            return ModelReplyReader.read(session, turn, new SseEventReader(in), usage);
         } finally {
             turn.reading(null);
         }

@@ -9,6 +9,7 @@ import app.talkide.controlplane.worker.WorkerLocation;
 import app.talkide.controlplane.worker.WorkerReadiness;
 import app.talkide.controlplane.worker.WorkerReadinessChanged;
 import app.talkide.controlplane.worker.WorkerRuntime;
+import app.talkide.controlplane.workercontract.WorkerSecretKeys;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -126,8 +127,8 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
         env.put(ReferenceWorkerSettings.GATEWAY_BASE_URL, controlPlane.toString());
         env.put(
                 ReferenceWorkerSettings.IDENTITY_TOKEN,
-                LocalWorkerSecret.read(secretDir, LocalWorkerSecret.IDENTITY_TOKEN));
-        env.put(ReferenceWorkerSettings.COMMAND_KEY, LocalWorkerSecret.read(secretDir, LocalWorkerSecret.COMMAND_KEY));
+                LocalWorkerSecret.read(secretDir, WorkerSecretKeys.IDENTITY_TOKEN));
+        env.put(ReferenceWorkerSettings.COMMAND_KEY, LocalWorkerSecret.read(secretDir, WorkerSecretKeys.COMMAND_KEY));
         env.put(ReferenceWorkerSettings.CONFIG_DIR, home.resolve("claude").toString());
         env.put(ReferenceWorkerSettings.PORT, String.valueOf(ports.getOrDefault(tenantEnvironment, 0)));
         env.put(ReferenceWorkerSettings.MODEL, properties.workerModel());

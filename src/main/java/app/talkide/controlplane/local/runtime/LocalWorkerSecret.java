@@ -3,6 +3,7 @@ package app.talkide.controlplane.local.runtime;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.token.command.CommandKeys;
 import app.talkide.controlplane.token.identity.IdentityTokens;
+import app.talkide.controlplane.workercontract.WorkerSecretKeys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -22,9 +23,6 @@ import org.springframework.stereotype.Component;
 @Component
 class LocalWorkerSecret {
 
-    static final String IDENTITY_TOKEN = "identity-token";
-    static final String COMMAND_KEY = "command-key";
-
     private final IdentityTokens identityTokens;
     private final CommandKeys commandKeys;
 
@@ -38,7 +36,7 @@ class LocalWorkerSecret {
         try {
             Files.createDirectories(secretDir);
             restrictToOwner(secretDir, "rwx------");
-            Path tokenFile = secretDir.resolve(IDENTITY_TOKEN);
+            Path tokenFile = secretDir.resolve(WorkerSecretKeys.IDENTITY_TOKEN);
             boolean valid = Files.exists(tokenFile)
                     && identityTokens
                             .verify(Files.readString(tokenFile).trim())
@@ -48,7 +46,7 @@ class LocalWorkerSecret {
                 write(tokenFile, identityTokens.issue(tenantEnvironment).token());
             }
             write(
-                    secretDir.resolve(COMMAND_KEY),
+                    secretDir.resolve(WorkerSecretKeys.COMMAND_KEY),
                     commandKeys.forWorker(tenantEnvironment).format());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the embedded worker's secret in " + secretDir, e);

@@ -9,7 +9,7 @@ import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.support.WorkerContractClient;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.token.command.TestCommandSigning;
-import app.talkide.controlplane.worker.client.SseEventReader.SseEvent;
+import app.talkide.controlplane.workercontract.SseEventReader.SseEvent;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;

@@ -1,4 +1,4 @@
-package app.talkide.controlplane.token.jws;
+package app.talkide.controlplane.workercontract;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSHeader;
@@ -11,15 +11,9 @@ import java.util.Base64;
 import java.util.Optional;
 
 /**
- * A JWS in compact serialization, accepted only in its one canonical form: three unpadded base64url
- * segments (RFC 7515 §7.1), with a signature that re-encodes to exactly the text received. Nimbus alone
- * tolerates padding and stray bits in the signature segment, which would let one signed token travel as
- * many different strings, a way around anything keyed by the token text (a replay cache, a log search, a
- * deny list).
- *
- * <p>Nimbus parses the header and the claims and checks the signature; only the base64url decoding is the
- * JDK's, which is intrinsic and several times faster than Nimbus's own codec (a third of a verification
- * was spent there). Every token of every request goes through here.
+ * A JWS in compact serialization, accepted only in its one canonical form (RFC 7515 §7.1, signature
+ * re-encoding to the exact text), so one signed token cannot travel as many strings (docs/security.md).
+ * Base64url decoding is the JDK's, for speed; Nimbus does the rest.
  */
 public final class CompactJws {
 

@@ -1,4 +1,4 @@
-package app.talkide.controlplane.worker.client;
+package app.talkide.controlplane.workercontract;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -18,7 +18,7 @@ public final class SseEventReader {
     /** A dispatched event; {@code id} is the last id seen on the stream (SSE keeps it across events). */
     public record SseEvent(@Nullable String id, String type, String data) {}
 
-    static final int MAX_LINE = 1 << 20;
+    public static final int MAX_LINE = 1 << 20;
 
     private final BufferedReader reader;
     private final StringBuilder line = new StringBuilder();

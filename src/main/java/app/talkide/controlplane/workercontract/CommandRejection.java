@@ -1,4 +1,4 @@
-package app.talkide.controlplane.token.command;
+package app.talkide.controlplane.workercontract;
 
 /** Why a worker refused a command token. */
 public enum CommandRejection {

@@ -1,4 +1,4 @@
-package app.talkide.controlplane.worker.client;
+package app.talkide.controlplane.workercontract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

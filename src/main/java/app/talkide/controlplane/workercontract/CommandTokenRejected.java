@@ -1,4 +1,4 @@
-package app.talkide.controlplane.token.command;
+package app.talkide.controlplane.workercontract;
 
 /** A command token failed verification; carries only the reason. */
 public class CommandTokenRejected extends Exception {

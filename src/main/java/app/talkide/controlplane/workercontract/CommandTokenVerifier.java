@@ -1,9 +1,8 @@
-package app.talkide.controlplane.token.command;
+package app.talkide.controlplane.workercontract;
 
-import static app.talkide.controlplane.token.command.CommandTokenFormat.*;
+import static app.talkide.controlplane.workercontract.CommandTokenFormat.*;
 
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
-import app.talkide.controlplane.token.jws.CompactJws;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;

@@ -1,4 +1,4 @@
-package app.talkide.controlplane.token.command;
+package app.talkide.controlplane.workercontract;
 
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.util.Base64URL;
@@ -12,18 +12,18 @@ public final class CommandTokenFormat {
     public static final String HEADER = "X-Worker-Token";
 
     public static final String AUDIENCE = "talkide-worker";
-    static final JOSEObjectType TYPE = new JOSEObjectType("cmd+jwt");
-    static final String TENANT = "tid";
-    static final String ENV = "eid";
-    static final String METHOD = "htm";
-    static final String TARGET = "htu";
-    static final String BODY_HASH = "bsh";
-    static final int MAX_LENGTH = 4096;
+    public static final JOSEObjectType TYPE = new JOSEObjectType("cmd+jwt");
+    public static final String TENANT = "tid";
+    public static final String ENV = "eid";
+    public static final String METHOD = "htm";
+    public static final String TARGET = "htu";
+    public static final String BODY_HASH = "bsh";
+    public static final int MAX_LENGTH = 4096;
 
     private CommandTokenFormat() {}
 
     /** base64url(SHA-256(body)); an absent body hashes as the empty byte string. */
-    static String bodyHash(byte[] body) {
+    public static String bodyHash(byte[] body) {
         try {
             return Base64URL.encode(MessageDigest.getInstance("SHA-256").digest(body))
                     .toString();

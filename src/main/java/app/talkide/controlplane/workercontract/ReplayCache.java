@@ -1,4 +1,4 @@
-package app.talkide.controlplane.token.command;
+package app.talkide.controlplane.workercontract;
 
 import java.time.Instant;
 import java.util.Map;
@@ -27,7 +27,7 @@ public final class ReplayCache {
         return previous == null;
     }
 
-    int size() {
+    public int size() {
         return seen.size();
     }
 }

@@ -1,4 +1,4 @@
-package app.talkide.controlplane.token.command;
+package app.talkide.controlplane.workercontract;
 
 import java.util.Base64;
 import java.util.Collections;
@@ -46,7 +46,7 @@ public final class CommandKeySet {
                 .collect(Collectors.joining(","));
     }
 
-    Optional<byte[]> key(String kid) {
+    public Optional<byte[]> key(String kid) {
         return Optional.ofNullable(keys.get(kid)).map(byte[]::clone);
     }
 

@@ -47,15 +47,15 @@ final class AnswerText {
             }
             return text.toString();
         }
-        for (int i = 0; Tokens.of(text.toString()) < length; i++) {
+        for (int i = 0; TokenCounter.of(text.toString()) < length; i++) {
             text.append(' ').append(SENTENCES.get((first + i) % SENTENCES.size()));
         }
-        return Tokens.truncate(text.toString(), length);
+        return TokenCounter.truncate(text.toString(), length);
     }
 
     /** The prompt on one line, markers removed, cut to {@value #PREVIEW_LENGTH} characters. */
     static String preview(String prompt) {
-        String line = Markers.strip(prompt).replaceAll("\\s+", " ").strip();
+        String line = PromptMarkers.strip(prompt).replaceAll("\\s+", " ").strip();
         if (line.codePointCount(0, line.length()) <= PREVIEW_LENGTH) {
             return line;
         }
@@ -64,6 +64,6 @@ final class AnswerText {
 
     /** The normalized prompt the answer's choice of sentences depends on. */
     static String seed(String prompt) {
-        return Markers.strip(prompt).replaceAll("\\s+", " ").strip();
+        return PromptMarkers.strip(prompt).replaceAll("\\s+", " ").strip();
     }
 }

@@ -3,12 +3,12 @@ package app.talkide.controlplane.local.simulator;
 import java.security.SecureRandom;
 
 /** Identifiers shaped like the real API's: {@code req_011C…}, {@code msg_01…}, {@code toolu_01…}. */
-final class Ids {
+final class ApiIds {
 
     private static final String BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private Ids() {}
+    private ApiIds() {}
 
     static String request() {
         return "req_011C" + random(20);

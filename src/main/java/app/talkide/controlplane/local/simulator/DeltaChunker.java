@@ -6,12 +6,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Cuts an answer into the pieces its deltas carry; the pieces always join back to the whole. */
-final class Chunks {
+final class DeltaChunker {
 
     private static final Pattern WORD = Pattern.compile("\\s*\\S+\\s*|\\s+");
     static final int JSON_CHUNK_CODE_POINTS = 16;
 
-    private Chunks() {}
+    private DeltaChunker() {}
 
     /** Text in pieces of {@code wordsPerChunk} words, each keeping the whitespace that follows it. */
     static List<String> words(String text, int wordsPerChunk) {

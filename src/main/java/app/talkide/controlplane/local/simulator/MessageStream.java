@@ -87,14 +87,14 @@ final class MessageStream {
 
     private static List<String> pieces(Reply.Block block, int wordsPerChunk) {
         return switch (block) {
-            case Reply.Text text -> Chunks.words(text.text(), wordsPerChunk);
+            case Reply.Text text -> DeltaChunker.words(text.text(), wordsPerChunk);
             case Reply.Thinking thinking -> {
                 // The thinking text word by word, then its signature as the block's last delta.
-                List<String> pieces = new ArrayList<>(Chunks.words(thinking.thinking(), wordsPerChunk));
+                List<String> pieces = new ArrayList<>(DeltaChunker.words(thinking.thinking(), wordsPerChunk));
                 pieces.add(thinking.signature());
                 yield pieces;
             }
-            case Reply.ToolUse tool -> Chunks.json(tool.inputJson());
+            case Reply.ToolUse tool -> DeltaChunker.json(tool.inputJson());
         };
     }
 

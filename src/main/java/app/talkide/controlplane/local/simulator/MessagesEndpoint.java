@@ -18,10 +18,10 @@ final class MessagesEndpoint {
         this.cache = cache;
     }
 
-    void answer(HttpExchange exchange, MessagesRequest request, String requestId)
+    void answer(HttpExchange exchange, SimulatedRequest request, String requestId)
             throws IOException, InterruptedException {
         Prompt prompt = Prompt.of(request);
-        Markers markers = Markers.in(request.promptTurn().text(), properties.slowChunkDelay());
+        PromptMarkers markers = PromptMarkers.in(request.promptTurn().text(), properties.slowChunkDelay());
         if (markers.status() != null) {
             throw new ApiError(
                     markers.status(), "Simulated error, asked for by [[sim:status=" + markers.status() + "]]");
@@ -32,7 +32,7 @@ final class MessagesEndpoint {
         Reply reply = ReplyComposer.compose(request, markers);
         InputUsage input = cache.account(prompt);
         Pacing pacing = Pacing.of(properties, markers);
-        String messageId = Ids.message();
+        String messageId = ApiIds.message();
         if (request.stream()) {
             OutputStream out = Exchanges.startEventStream(exchange, requestId);
             new MessageStream(out, pacing, properties.wordsPerChunk())

@@ -8,7 +8,7 @@ import java.time.Duration;
  */
 record Pacing(Duration firstTokenDelay, Duration chunkDelay) {
 
-    static Pacing of(SimulatorProperties properties, Markers markers) {
+    static Pacing of(SimulatorProperties properties, PromptMarkers markers) {
         Duration between = markers.slowDelay() != null ? markers.slowDelay() : properties.chunkDelay();
         return new Pacing(properties.firstTokenDelay(), between);
     }

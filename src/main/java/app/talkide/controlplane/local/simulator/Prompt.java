@@ -15,7 +15,7 @@ import tools.jackson.databind.node.ObjectNode;
  * them (tools, system, messages), each with its token count, and a hash of everything up to and
  * including it, so two requests sharing a prefix share the hashes of that prefix.
  *
- * <p>Counting: every text at {@link Tokens four characters a token} (tool definitions as their JSON),
+ * <p>Counting: every text at {@link TokenCounter four characters a token} (tool definitions as their JSON),
  * images and documents {@value #MEDIA_TOKENS} tokens each, plus {@value #MESSAGE_OVERHEAD} tokens per
  * message and {@value #REQUEST_OVERHEAD} per request for the framing.
  */
@@ -36,21 +36,21 @@ record Prompt(List<Segment> segments) {
         return segments.stream().mapToInt(Segment::tokens).sum();
     }
 
-    static Prompt of(MessagesRequest request) {
+    static Prompt of(SimulatedRequest request) {
         Builder prompt = new Builder();
         // The cache is per model, so the model is part of every prefix.
         prompt.add(REQUEST_OVERHEAD, "model:" + request.model(), null);
         for (int i = 0; i < request.tools().size(); i++) {
             JsonNode tool = request.tools().get(i);
             String definition = withoutCacheControl(tool);
-            prompt.add(Tokens.of(definition), definition, CacheTtl.of(tool, "tools." + i));
+            prompt.add(TokenCounter.of(definition), definition, CacheTtl.of(tool, "tools." + i));
         }
         for (int i = 0; i < request.system().size(); i++) {
             JsonNode block = request.system().get(i);
             prompt.add(tokens(block), withoutCacheControl(block), CacheTtl.of(block, "system." + i));
         }
         for (int m = 0; m < request.messages().size(); m++) {
-            MessagesRequest.Turn turn = request.messages().get(m);
+            SimulatedRequest.Turn turn = request.messages().get(m);
             prompt.add(MESSAGE_OVERHEAD, "role:" + turn.role(), null);
             for (int b = 0; b < turn.blocks().size(); b++) {
                 JsonNode block = turn.blocks().get(b);
@@ -67,7 +67,7 @@ record Prompt(List<Segment> segments) {
     static int tokens(JsonNode block) {
         return switch (block.path("type").asString("")) {
             case "image", "document" -> MEDIA_TOKENS;
-            default -> Tokens.of(text(block));
+            default -> TokenCounter.of(text(block));
         };
     }
 

@@ -30,14 +30,14 @@ import tools.jackson.databind.JsonNode;
  * @param toolCalls the tool calls asked for, in order
  * @param slowDelay the pause between deltas, when a slow stream was asked for
  */
-record Markers(
+record PromptMarkers(
         List<ToolCall> toolCalls,
         boolean overloaded,
         @Nullable Duration slowDelay,
         @Nullable Integer length,
         @Nullable Integer status) {
 
-    static final Markers NONE = new Markers(List.of(), false, null, null, null);
+    static final PromptMarkers NONE = new PromptMarkers(List.of(), false, null, null, null);
 
     // The JSON part is bounded so a hostile prompt full of unclosed markers cannot make matching quadratic.
     private static final Pattern MARKER = Pattern.compile(
@@ -51,7 +51,7 @@ record Markers(
      */
     record ToolCall(@Nullable String name, @Nullable JsonNode input) {}
 
-    static Markers in(String prompt, Duration defaultSlowDelay) {
+    static PromptMarkers in(String prompt, Duration defaultSlowDelay) {
         List<ToolCall> toolCalls = new ArrayList<>();
         boolean overloaded = false;
         Duration slowDelay = null;
@@ -95,7 +95,7 @@ record Markers(
         if (leftover >= 0) {
             throw unknown(rest.substring(leftover, Math.min(rest.length(), leftover + 40)));
         }
-        return new Markers(List.copyOf(toolCalls), overloaded, slowDelay, length, status);
+        return new PromptMarkers(List.copyOf(toolCalls), overloaded, slowDelay, length, status);
     }
 
     /** The prompt with every marker taken out, as the simulated model "reads" it. */

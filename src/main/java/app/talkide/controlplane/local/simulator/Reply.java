@@ -18,7 +18,7 @@ record Reply(
     record Text(String text) implements Block {
         @Override
         public int outputTokens() {
-            return Tokens.of(text);
+            return TokenCounter.of(text);
         }
     }
 
@@ -29,7 +29,7 @@ record Reply(
     record Thinking(String thinking, String signature) implements Block {
         @Override
         public int outputTokens() {
-            return Tokens.of(thinking);
+            return TokenCounter.of(thinking);
         }
     }
 
@@ -41,7 +41,7 @@ record Reply(
 
         @Override
         public int outputTokens() {
-            return Tokens.of(name) + Tokens.of(inputJson());
+            return TokenCounter.of(name) + TokenCounter.of(inputJson());
         }
     }
 

@@ -22,7 +22,7 @@ final class ReplyComposer {
 
     private ReplyComposer() {}
 
-    static Reply compose(MessagesRequest request, Markers markers) {
+    static Reply compose(SimulatedRequest request, PromptMarkers markers) {
         String promptText = request.promptTurn().lastText();
         List<JsonNode> toolResults = request.sincePrompt("tool_result");
         String lead = toolResults.isEmpty() ? AnswerText.lead(promptText) : aboutToolResults(request, toolResults);
@@ -41,7 +41,7 @@ final class ReplyComposer {
                     ? choice.input()
                     : ToolInputs.derive(choice.tool(), AnswerText.preview(promptText));
             blocks.add(new Reply.Text(lead + " Calling the " + name + " tool."));
-            blocks.add(new Reply.ToolUse(Ids.toolUse(), name, input));
+            blocks.add(new Reply.ToolUse(ApiIds.toolUse(), name, input));
             stopReason = "tool_use";
         } else {
             String text = choice.refusal() != null
@@ -67,7 +67,7 @@ final class ReplyComposer {
     }
 
     /** One sentence per tool result since the prompt, in order: what the model "learned" from its tools. */
-    private static String aboutToolResults(MessagesRequest request, List<JsonNode> results) {
+    private static String aboutToolResults(SimulatedRequest request, List<JsonNode> results) {
         StringBuilder about = new StringBuilder();
         for (JsonNode result : results) {
             String name =
@@ -100,14 +100,14 @@ final class ReplyComposer {
             @Nullable JsonNode input,
             @Nullable String refusal) {}
 
-    private static ToolChoice toolChoice(MessagesRequest request, Markers markers, int callsMade) {
+    private static ToolChoice toolChoice(SimulatedRequest request, PromptMarkers markers, int callsMade) {
         JsonNode forced = request.toolChoice();
         String forcedType = forced == null ? "auto" : forced.path("type").asString("auto");
         if (forcedType.equals("none")) {
             return new ToolChoice(null, null, null);
         }
         // The next call of the chain, if the exchange has not made them all yet.
-        Markers.ToolCall asked =
+        PromptMarkers.ToolCall asked =
                 callsMade < markers.toolCalls().size() ? markers.toolCalls().get(callsMade) : null;
         String name =
                 forcedType.equals("tool") ? forced.path("name").asString("") : asked != null ? asked.name() : null;
@@ -136,7 +136,7 @@ final class ReplyComposer {
      * Cuts the reply at the first stop sequence in its text, then at {@code max_tokens}: thinking and
      * text are truncated, a tool call that does not fit whole is dropped (the model was cut off before it).
      */
-    private static Reply limited(Reply reply, MessagesRequest request) {
+    private static Reply limited(Reply reply, SimulatedRequest request) {
         List<Reply.Block> blocks = new ArrayList<>();
         int budget = request.maxTokens();
         for (Reply.Block block : reply.blocks()) {
@@ -156,10 +156,10 @@ final class ReplyComposer {
             }
             if (block.outputTokens() > budget) {
                 switch (block) {
-                    case Reply.Text text -> blocks.add(new Reply.Text(Tokens.truncate(text.text(), budget)));
+                    case Reply.Text text -> blocks.add(new Reply.Text(TokenCounter.truncate(text.text(), budget)));
                     case Reply.Thinking thinking ->
-                        blocks.add(
-                                new Reply.Thinking(Tokens.truncate(thinking.thinking(), budget), thinking.signature()));
+                        blocks.add(new Reply.Thinking(
+                                TokenCounter.truncate(thinking.thinking(), budget), thinking.signature()));
                     case Reply.ToolUse ignored -> {}
                 }
                 return new Reply(List.copyOf(blocks), "max_tokens", null);

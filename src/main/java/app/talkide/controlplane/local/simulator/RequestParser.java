@@ -10,7 +10,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Turns a request body into a {@link MessagesRequest}, refusing what the real API refuses with the
+ * Turns a request body into a {@link SimulatedRequest}, refusing what the real API refuses with the
  * same kind of message ({@code "max_tokens: Field required"}), so clients and the gateway meet the
  * errors they will meet in production.
  */
@@ -25,7 +25,7 @@ final class RequestParser {
     /**
      * @param countTokens {@code true} for {@code /v1/messages/count_tokens}, which needs no {@code max_tokens}
      */
-    static MessagesRequest parse(byte[] body, boolean countTokens) {
+    static SimulatedRequest parse(byte[] body, boolean countTokens) {
         JsonNode root;
         try {
             root = JSON.readTree(body);
@@ -40,7 +40,7 @@ final class RequestParser {
         int maxTokens = countTokens ? 0 : maxTokens(root);
         boolean stream = !countTokens && booleanField(root, "stream");
         OptionalFields.check(root);
-        return new MessagesRequest(
+        return new SimulatedRequest(
                 model,
                 maxTokens,
                 stream,
@@ -105,7 +105,7 @@ final class RequestParser {
         return blocks(system, "system");
     }
 
-    private static List<MessagesRequest.Turn> messages(JsonNode messages) {
+    private static List<SimulatedRequest.Turn> messages(JsonNode messages) {
         if (messages == null || messages.isNull()) {
             throw ApiError.invalidRequest("messages: Field required");
         }
@@ -115,7 +115,7 @@ final class RequestParser {
         if (messages.isEmpty()) {
             throw ApiError.invalidRequest("messages: at least one message is required");
         }
-        List<MessagesRequest.Turn> turns = new ArrayList<>(messages.size());
+        List<SimulatedRequest.Turn> turns = new ArrayList<>(messages.size());
         for (int i = 0; i < messages.size(); i++) {
             String where = "messages." + i;
             JsonNode message = messages.get(i);
@@ -134,7 +134,7 @@ final class RequestParser {
             List<JsonNode> blocks = content.isString()
                     ? List.of(textBlock(content.stringValue()))
                     : blocks(content, where + ".content");
-            turns.add(new MessagesRequest.Turn(role, blocks));
+            turns.add(new SimulatedRequest.Turn(role, blocks));
         }
         return List.copyOf(turns);
     }

@@ -15,7 +15,7 @@ import tools.jackson.databind.JsonNode;
  * @param toolChoice {@code tool_choice} as sent, if any
  * @param thinking whether the request turned extended thinking on
  */
-record MessagesRequest(
+record SimulatedRequest(
         String model,
         int maxTokens,
         boolean stream,

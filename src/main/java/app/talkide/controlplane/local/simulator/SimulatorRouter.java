@@ -19,9 +19,9 @@ import tools.jackson.databind.node.ObjectNode;
  * run in the order the real API applies them: path, method, key,
  * {@code anthropic-version}, body size, body.
  */
-final class ApiHandler implements HttpHandler {
+final class SimulatorRouter implements HttpHandler {
 
-    private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
+    private static final Logger log = LoggerFactory.getLogger(SimulatorRouter.class);
     private static final String BEARER = "Bearer ";
     private static final String MODELS = "/v1/models";
     /** API versions are dates; SDKs send newer ones than {@code 2023-06-01} (3.x sends 2026-10-21). */
@@ -32,7 +32,7 @@ final class ApiHandler implements HttpHandler {
     private final MessagesEndpoint messages;
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    ApiHandler(SimulatorProperties properties, String apiKey, PromptCache cache) {
+    SimulatorRouter(SimulatorProperties properties, String apiKey, PromptCache cache) {
         this.properties = properties;
         this.apiKey = apiKey.getBytes(StandardCharsets.UTF_8);
         this.messages = new MessagesEndpoint(properties, cache);
@@ -40,7 +40,7 @@ final class ApiHandler implements HttpHandler {
 
     @Override
     public void handle(HttpExchange exchange) {
-        String requestId = Ids.request();
+        String requestId = ApiIds.request();
         inFlight.incrementAndGet();
         try {
             String path = exchange.getRequestURI().getPath();
@@ -51,7 +51,7 @@ final class ApiHandler implements HttpHandler {
             boolean countTokens = route(exchange);
             authenticate(exchange);
             byte[] body = Exchanges.body(exchange, properties.maxRequestSize().toBytes());
-            MessagesRequest request = RequestParser.parse(body, countTokens);
+            SimulatedRequest request = RequestParser.parse(body, countTokens);
             if (countTokens) {
                 ObjectNode count = JsonNodeFactory.instance.objectNode();
                 count.put("input_tokens", Prompt.of(request).totalTokens());

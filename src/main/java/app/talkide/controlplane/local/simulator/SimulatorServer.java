@@ -19,11 +19,11 @@ final class SimulatorServer implements AutoCloseable {
 
     private final HttpServer server;
     private final ExecutorService requests;
-    private final ApiHandler handler;
+    private final SimulatorRouter handler;
     private final String apiKey;
     private final URI baseUrl;
 
-    private SimulatorServer(HttpServer server, ExecutorService requests, ApiHandler handler, String apiKey) {
+    private SimulatorServer(HttpServer server, ExecutorService requests, SimulatorRouter handler, String apiKey) {
         this.server = server;
         this.requests = requests;
         this.handler = handler;
@@ -32,15 +32,15 @@ final class SimulatorServer implements AutoCloseable {
     }
 
     static SimulatorServer start(SimulatorProperties properties, Clock clock) {
-        String apiKey = "sk-ant-simulator-" + Ids.random(32);
+        String apiKey = "sk-ant-simulator-" + ApiIds.random(32);
         try {
             HttpServer server = HttpServer.create(
                     new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), properties.port()), 0);
             ExecutorService requests = Executors.newThreadPerTaskExecutor(
                     Thread.ofVirtual().name("anthropic-simulator-", 0).factory());
             server.setExecutor(requests);
-            ApiHandler handler =
-                    new ApiHandler(properties, apiKey, new PromptCache(clock, properties.minCacheableTokens()));
+            SimulatorRouter handler =
+                    new SimulatorRouter(properties, apiKey, new PromptCache(clock, properties.minCacheableTokens()));
             server.createContext("/", handler);
             server.start();
             return new SimulatorServer(server, requests, handler, apiKey);

@@ -4,11 +4,11 @@ package app.talkide.controlplane.local.simulator;
  * The simulator's tokenizer: four characters (code points) a token, rounded up, the rule of thumb for
  * English text with Claude's tokenizer. Input and output are counted the same way, so counts add up.
  */
-final class Tokens {
+final class TokenCounter {
 
     static final int CHARS_PER_TOKEN = 4;
 
-    private Tokens() {}
+    private TokenCounter() {}
 
     static int of(String text) {
         int codePoints = text.codePointCount(0, text.length());

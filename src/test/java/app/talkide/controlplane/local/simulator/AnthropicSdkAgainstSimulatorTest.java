@@ -58,8 +58,8 @@ class AnthropicSdkAgainstSimulatorTest {
         assertThat(text).startsWith("Simulated reply to “Stream to the SDK”.");
         assertThat(message.stopReason()).hasValue(StopReason.END_TURN);
         Usage usage = message.usage();
-        assertThat(usage.inputTokens()).isEqualTo(3 + 3 + Tokens.of("Stream to the SDK"));
-        assertThat(usage.outputTokens()).isEqualTo(Tokens.of(text));
+        assertThat(usage.inputTokens()).isEqualTo(3 + 3 + TokenCounter.of("Stream to the SDK"));
+        assertThat(usage.outputTokens()).isEqualTo(TokenCounter.of(text));
         assertThat(usage.cacheCreationInputTokens()).hasValue(0L);
         assertThat(usage.cacheReadInputTokens()).hasValue(0L);
     }

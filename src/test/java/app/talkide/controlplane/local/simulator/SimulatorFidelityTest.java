@@ -56,7 +56,8 @@ class SimulatorFidelityTest {
                 .path("usage")
                 .path("output_tokens")
                 .asInt();
-        assertThat(output).isEqualTo(Tokens.of(thinking.toString()) + Tokens.of(SimulatorFixture.text(events)));
+        assertThat(output)
+                .isEqualTo(TokenCounter.of(thinking.toString()) + TokenCounter.of(SimulatorFixture.text(events)));
     }
 
     @Test

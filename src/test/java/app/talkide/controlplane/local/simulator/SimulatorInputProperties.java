@@ -27,8 +27,8 @@ class SimulatorInputProperties {
     @Property(tries = 2000)
     void anyTextIsAPromptOrARefusedMarker(@ForAll("promptish") String prompt) {
         try {
-            Markers markers = Markers.in(prompt, Duration.ofMillis(10));
-            assertThat(Markers.strip(prompt)).doesNotContain("[[sim:");
+            PromptMarkers markers = PromptMarkers.in(prompt, Duration.ofMillis(10));
+            assertThat(PromptMarkers.strip(prompt)).doesNotContain("[[sim:");
             assertThat(markers).isNotNull();
         } catch (ApiError refused) {
             assertThat(refused.status()).isEqualTo(400);
@@ -62,30 +62,30 @@ class SimulatorInputProperties {
 
     @Property
     void textPiecesJoinBackToTheText(@ForAll String text, @ForAll @IntRange(min = 1, max = 7) int words) {
-        assertThat(String.join("", Chunks.words(text, words))).isEqualTo(text);
-        assertThat(String.join("", Chunks.json(text))).isEqualTo(text);
+        assertThat(String.join("", DeltaChunker.words(text, words))).isEqualTo(text);
+        assertThat(String.join("", DeltaChunker.json(text))).isEqualTo(text);
     }
 
     @Property
     void truncationKeepsAPrefixWithinTheTokenBudget(@ForAll String text, @ForAll @IntRange(max = 500) int tokens) {
-        String cut = Tokens.truncate(text, tokens);
+        String cut = TokenCounter.truncate(text, tokens);
 
         assertThat(text).startsWith(cut);
-        assertThat(Tokens.of(cut)).isEqualTo(Math.min(tokens, Tokens.of(text)));
+        assertThat(TokenCounter.of(cut)).isEqualTo(Math.min(tokens, TokenCounter.of(text)));
     }
 
     @Property(tries = 300)
     void aRequestedLengthIsMetExactly(@ForAll String prompt, @ForAll @IntRange(min = 1, max = 3000) int length) {
         String answer = AnswerText.answer(AnswerText.lead(prompt), AnswerText.seed(prompt), length);
 
-        assertThat(Tokens.of(answer)).isEqualTo(length);
+        assertThat(TokenCounter.of(answer)).isEqualTo(length);
     }
 
     private static void answerOrRefuse(byte[] body) {
         try {
-            MessagesRequest request = RequestParser.parse(body, false);
+            SimulatedRequest request = RequestParser.parse(body, false);
             Prompt prompt = Prompt.of(request);
-            Markers markers = Markers.in(request.promptTurn().text(), Duration.ZERO);
+            PromptMarkers markers = PromptMarkers.in(request.promptTurn().text(), Duration.ZERO);
             Reply reply = ReplyComposer.compose(request, markers);
             assertThat(prompt.totalTokens()).isPositive();
             assertThat(reply.outputTokens()).isLessThanOrEqualTo(request.maxTokens());

@@ -66,7 +66,8 @@ class SimulatorMarkersTest {
         assertThat(text(events)).isEqualTo("Simulated reply to “Weather in Prague?”. Calling the get_weather tool.");
         JsonNode messageDelta = first(events, "message_delta").data();
         assertThat(messageDelta.path("delta").path("stop_reason").asString()).isEqualTo("tool_use");
-        int expected = Tokens.of(text(events)) + Tokens.of("get_weather") + Tokens.of(json.toString());
+        int expected =
+                TokenCounter.of(text(events)) + TokenCounter.of("get_weather") + TokenCounter.of(json.toString());
         assertThat(messageDelta.path("usage").path("output_tokens").asInt()).isEqualTo(expected);
     }
 
@@ -173,7 +174,7 @@ class SimulatorMarkersTest {
         List<SseEvent> events =
                 simulator.stream(streaming("Long one [[sim:length=700]]").put("max_tokens", 4096));
 
-        assertThat(Tokens.of(text(events))).isEqualTo(700);
+        assertThat(TokenCounter.of(text(events))).isEqualTo(700);
         assertThat(first(events, "message_delta")
                         .data()
                         .path("usage")

@@ -114,7 +114,7 @@ class SimulatorPacingTest {
                             .path("usage")
                             .path("output_tokens")
                             .asInt())
-                    .isEqualTo(Tokens.of(text(events)));
+                    .isEqualTo(TokenCounter.of(text(events)));
         }
         // All were in flight together: every stream started before any finished.
         long lastFirstEvent = results.stream()

@@ -26,7 +26,7 @@ DATA=$(mktemp -d)
   --server.port="$PORT" --talkide.data-dir="$DATA" --talkide.localdev.worker=node \
   --spring.datasource.url="$PG_URL?currentSchema=$SCHEMA" --spring.datasource.username=postgres \
   --spring.flyway.schemas="$SCHEMA" --spring.flyway.default-schema="$SCHEMA" \
-  --logging.level.root=WARN --logging.level.app.talkide.controlplane.localdev=INFO \
+  --logging.level.root=WARN --logging.level.app.talkide.controlplane.local.runtime=INFO \
   ${BENCH_SERVER_OPTS:-} > "$DATA/app.log" 2>&1 &
 APP=$!
 trap 'kill $APP 2>/dev/null; wait $APP 2>/dev/null || true; PGOPTIONS="-c client_min_messages=warning" psql -h 127.0.0.1 -U postgres -d test -qc "drop schema $SCHEMA cascade"' EXIT

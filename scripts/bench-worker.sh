@@ -20,7 +20,7 @@ DATA=$(mktemp -d)
 "$JAVA" ${BENCH_SERVER_OPTS:--Xmx512m} -jar "$JAR" --server.port="$PORT" --management.server.port="$PORT" --talkide.data-dir="$DATA" \
   --spring.datasource.url="$PG_URL?currentSchema=$SCHEMA" --spring.datasource.username=postgres \
   --spring.flyway.schemas="$SCHEMA" --spring.flyway.default-schema="$SCHEMA" \
-  --logging.level.root=WARN --logging.level.app.talkide.controlplane.localdev=INFO > "$DATA/app.log" 2>&1 &
+  --logging.level.root=WARN --logging.level.app.talkide.controlplane.local.runtime=INFO > "$DATA/app.log" 2>&1 &
 APP=$!
 trap 'kill $APP 2>/dev/null; PGOPTIONS="-c client_min_messages=warning" psql -h 127.0.0.1 -U postgres -d test -qc "drop schema $SCHEMA cascade"' EXIT
 for _ in $(seq 1 120); do grep -q "Local mode: tenant-environment" "$DATA/app.log" && break; sleep 1; done

@@ -10,8 +10,6 @@ import org.springframework.dao.DuplicateKeyException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -80,12 +78,8 @@ public class MessageIntake {
                     text);
         }
         eventLog.append(conversation.id(), List.of(acceptedEvent(message, clientMessageId)));
-        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-            @Override
-            public void afterCommit() {
-                events.publishEvent(new MessageAccepted(message.conversationId(), message.id()));
-            }
-        });
+        // Listeners are @TransactionalEventListener: they hear of it only once this transaction commits.
+        events.publishEvent(new MessageAccepted(message.conversationId(), message.id()));
         return new AcceptedMessage(
                 message.id(), message.conversationId(), clientMessageId, message.acceptedAt(), false);
     }

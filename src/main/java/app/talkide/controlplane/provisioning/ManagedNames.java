@@ -18,9 +18,9 @@ public final class ManagedNames {
     /** RoleBinding that gives the control plane its rights inside the tenant namespace. */
     public static final String CONTROL_PLANE_ACCESS = "talkide-control-plane";
 
+    /** The worker Secret; its keys are {@code workercontract.WorkerSecretKeys}. */
     public static final String WORKER_SECRET = "talkide-worker-token";
-    public static final String IDENTITY_TOKEN_KEY = "identity-token";
-    public static final String COMMAND_KEY_KEY = "command-key";
+
     public static final String SESSIONS_VOLUME = "claude-sessions";
     public static final int WORKER_PORT = 8080;
 

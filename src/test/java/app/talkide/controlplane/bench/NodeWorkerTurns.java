@@ -2,7 +2,7 @@ package app.talkide.controlplane.bench;
 
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.token.command.TestCommandSigning;
-import app.talkide.controlplane.worker.client.SseEventReader;
+import app.talkide.controlplane.workercontract.SseEventReader;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;

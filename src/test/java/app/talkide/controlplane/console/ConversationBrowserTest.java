@@ -9,7 +9,7 @@ import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.budget.UserBudgetService;
 import app.talkide.controlplane.budget.UserBudgetSettings;
-import app.talkide.controlplane.localdev.LocalWorkerRuntime;
+import app.talkide.controlplane.local.runtime.LocalWorkerRuntime;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import java.time.Duration;
 import java.util.List;

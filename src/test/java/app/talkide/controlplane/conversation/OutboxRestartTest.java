@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.ControlPlaneApplication;
-import app.talkide.controlplane.localdev.LocalWorkerRuntime;
+import app.talkide.controlplane.local.runtime.LocalWorkerRuntime;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.TestDatabase;
 import app.talkide.controlplane.support.TestHttp;

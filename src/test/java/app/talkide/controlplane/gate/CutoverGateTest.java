@@ -3,7 +3,7 @@ package app.talkide.controlplane.gate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import app.talkide.controlplane.localdev.NodeWorkerProcess;
+import app.talkide.controlplane.local.runtime.NodeWorkerProcess;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.token.identity.IdentityTokens;

@@ -1,7 +1,7 @@
 package app.talkide.controlplane.support;
 
 import app.talkide.controlplane.token.command.TestCommandSigning;
-import app.talkide.controlplane.worker.client.SseEventReader;
+import app.talkide.controlplane.workercontract.SseEventReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

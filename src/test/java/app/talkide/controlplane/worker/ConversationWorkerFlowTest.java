@@ -8,7 +8,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import app.talkide.controlplane.localdev.LocalWorkerRuntime;
+import app.talkide.controlplane.local.runtime.LocalWorkerRuntime;
 import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.support.AnthropicStreams;
 import app.talkide.controlplane.support.DatabaseTest;

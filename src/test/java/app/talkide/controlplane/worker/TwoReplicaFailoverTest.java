@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.ControlPlaneApplication;
+import app.talkide.controlplane.local.referenceworker.ReferenceWorker;
+import app.talkide.controlplane.local.referenceworker.ReferenceWorkerSettings;
 import app.talkide.controlplane.membership.Memberships;
-import app.talkide.controlplane.referenceworker.ReferenceWorker;
-import app.talkide.controlplane.referenceworker.ReferenceWorkerSettings;
 import app.talkide.controlplane.support.AnthropicStreams;
 import app.talkide.controlplane.support.PostgresOnly;
 import app.talkide.controlplane.support.SseClient;

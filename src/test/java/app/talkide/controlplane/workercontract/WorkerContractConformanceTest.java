@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.support.WorkerContractClient;
-import app.talkide.controlplane.worker.client.SseEventReader.SseEvent;
+import app.talkide.controlplane.workercontract.SseEventReader.SseEvent;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;

@@ -5,9 +5,9 @@ import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 
-import app.talkide.controlplane.localdev.NodeWorkerProcess;
-import app.talkide.controlplane.referenceworker.ReferenceWorker;
-import app.talkide.controlplane.referenceworker.ReferenceWorkerSettings;
+import app.talkide.controlplane.local.referenceworker.ReferenceWorker;
+import app.talkide.controlplane.local.referenceworker.ReferenceWorkerSettings;
+import app.talkide.controlplane.local.runtime.NodeWorkerProcess;
 import app.talkide.controlplane.support.AnthropicStreams;
 import app.talkide.controlplane.support.WorkerContractClient;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;

@@ -21,33 +21,9 @@ import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.stereotype.Component;
 
 /**
- * PostgreSQL only: a whole group-commit batch as one statement, run outside a transaction (a statement is
- * its own, and PostgreSQL answers once it is committed), so a batch costs one round trip instead of six
- * (lock the sequence rows, look up worker ids, insert, move the sequences, notify, commit). Worker events
- * go in the order they came and the sequence stays gapless:
- *
- * <ul>
- *   <li>the batch's events arrive as arrays and are numbered by position ({@code with ordinality});
- *   <li>a worker event id seen earlier in the batch, or already in the log, is left out;
- *   <li>each conversation's sequence row is created or moved by the number of events kept ({@code insert
- *       ... on conflict do update}, which locks the row and continues from its latest committed value, so
- *       a second replica appending to the conversation waits and then numbers after the first);
- *   <li>the events are inserted with those numbers, and {@code pg_notify} tells the other replicas (sent
- *       on commit).
- * </ul>
- *
- * <p>One case it cannot settle alone: the look-up of stored worker ids reads the statement's snapshot,
- * taken before it waited for the sequence row. If another replica committed some of the same worker events
- * meanwhile (two consumers of one worker stream during a failover), their insert conflicts and is skipped
- * ({@code on conflict do nothing}) after a number was already counted for them. The statement then fails
- * on purpose (a cast of {@link #RACED} to an integer: plain SQL has no other way to raise), which rolls all
- * of it back, and {@link #append} throws {@link AppendRaced}: the caller writes the batch again the slow
- * way, which locks the rows before it looks.
- *
- * <p>The commit is synchronous (the database's default): the log is the durable record, and browsers see
- * an event, numbered, as soon as it is committed; an asynchronous commit lost in a crash would let the
- * same numbers be handed out again for other events, and a browser resuming after one of them would skip
- * those.
+ * PostgreSQL only: a whole group-commit batch as one statement, one round trip, gapless; a race with another
+ * replica fails it on purpose ({@link AppendRaced}) so the caller rewrites the batch the slow way. Why and
+ * how: docs/conversations.md, "Writing: group commit, gapless across replicas".
  */
 @Component
 class OneStatementAppend {

@@ -6,6 +6,7 @@ import app.talkide.controlplane.provisioning.ProvisioningProperties.Resources;
 import app.talkide.controlplane.provisioning.WorkerPod;
 import app.talkide.controlplane.provisioning.desired.DesiredState;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.workercontract.WorkerSecretKeys;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -205,8 +206,8 @@ public final class WorkerDeploymentBuilder {
         return List.of(
                 value("TALKIDE_GATEWAY_BASE_URL", properties.gatewayBaseUrl().toString()),
                 value("TALKIDE_CONTROL_PLANE_URL", properties.controlPlaneUrl().toString()),
-                fromSecret("TALKIDE_WORKER_IDENTITY_TOKEN", ManagedNames.IDENTITY_TOKEN_KEY),
-                fromSecret("TALKIDE_WORKER_COMMAND_KEY", ManagedNames.COMMAND_KEY_KEY),
+                fromSecret("TALKIDE_WORKER_IDENTITY_TOKEN", WorkerSecretKeys.IDENTITY_TOKEN),
+                fromSecret("TALKIDE_WORKER_COMMAND_KEY", WorkerSecretKeys.COMMAND_KEY),
                 value("CLAUDE_CONFIG_DIR", CONFIG_DIR),
                 value("TALKIDE_WORKSPACE_DIR", WORKSPACE_DIR),
                 value("HOME", HOME_DIR),

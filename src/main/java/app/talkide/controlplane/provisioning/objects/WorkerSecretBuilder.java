@@ -3,6 +3,7 @@ package app.talkide.controlplane.provisioning.objects;
 import app.talkide.controlplane.provisioning.ManagedNames;
 import app.talkide.controlplane.provisioning.desired.DesiredState;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.workercontract.WorkerSecretKeys;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.nio.charset.StandardCharsets;
@@ -21,8 +22,8 @@ public final class WorkerSecretBuilder {
                 .withMetadata(ManagedMetadata.of(id, desired, ManagedNames.WORKER_SECRET))
                 .withType("Opaque")
                 .withData(Map.of(
-                        ManagedNames.IDENTITY_TOKEN_KEY, encode(identityToken),
-                        ManagedNames.COMMAND_KEY_KEY, encode(commandKey)))
+                        WorkerSecretKeys.IDENTITY_TOKEN, encode(identityToken),
+                        WorkerSecretKeys.COMMAND_KEY, encode(commandKey)))
                 .build();
     }
 

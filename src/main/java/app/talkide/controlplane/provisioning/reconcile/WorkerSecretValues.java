@@ -1,10 +1,10 @@
 package app.talkide.controlplane.provisioning.reconcile;
 
-import app.talkide.controlplane.provisioning.ManagedNames;
 import app.talkide.controlplane.provisioning.objects.WorkerSecretBuilder;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.token.command.CommandKeys;
 import app.talkide.controlplane.token.identity.IdentityTokens;
+import app.talkide.controlplane.workercontract.WorkerSecretKeys;
 import io.fabric8.kubernetes.api.model.Secret;
 import org.jspecify.annotations.Nullable;
 
@@ -35,8 +35,8 @@ final class WorkerSecretValues {
     }
 
     Values decide(TenantEnvironmentId id, @Nullable Secret live) {
-        String liveToken = live == null ? null : WorkerSecretBuilder.read(live, ManagedNames.IDENTITY_TOKEN_KEY);
-        String liveCommandKey = live == null ? null : WorkerSecretBuilder.read(live, ManagedNames.COMMAND_KEY_KEY);
+        String liveToken = live == null ? null : WorkerSecretBuilder.read(live, WorkerSecretKeys.IDENTITY_TOKEN);
+        String liveCommandKey = live == null ? null : WorkerSecretBuilder.read(live, WorkerSecretKeys.COMMAND_KEY);
         boolean tokenValid = liveToken != null
                 && identityTokens
                         .verify(liveToken)

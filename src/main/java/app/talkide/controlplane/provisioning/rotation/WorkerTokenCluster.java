@@ -2,6 +2,7 @@ package app.talkide.controlplane.provisioning.rotation;
 
 import app.talkide.controlplane.provisioning.ManagedNames;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.workercontract.WorkerSecretKeys;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -43,7 +44,7 @@ class WorkerTokenCluster {
             return Optional.empty();
         }
         Map<String, String> data = secret.getData() == null ? Map.of() : secret.getData();
-        String encoded = data.get(ManagedNames.IDENTITY_TOKEN_KEY);
+        String encoded = data.get(WorkerSecretKeys.IDENTITY_TOKEN);
         String token =
                 encoded == null ? null : new String(Base64.getDecoder().decode(encoded), StandardCharsets.US_ASCII);
         return Optional.of(new SecretToken(token, secret.getMetadata().getResourceVersion()));
@@ -56,7 +57,7 @@ class WorkerTokenCluster {
     boolean replace(TenantEnvironmentId id, String token, String resourceVersion) {
         String encoded = Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.US_ASCII));
         String patch = "{\"metadata\":{\"resourceVersion\":\"" + resourceVersion + "\"},\"data\":{\""
-                + ManagedNames.IDENTITY_TOKEN_KEY + "\":\"" + encoded + "\"}}";
+                + WorkerSecretKeys.IDENTITY_TOKEN + "\":\"" + encoded + "\"}}";
         try {
             client.secrets()
                     .inNamespace(ManagedNames.namespaceOf(id))

@@ -3,6 +3,7 @@ package app.talkide.controlplane.token.command;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.token.keys.DerivedKeys;
 import app.talkide.controlplane.token.keys.KeyPurpose;
+import app.talkide.controlplane.workercontract.CommandKeySet;
 import org.springframework.stereotype.Component;
 
 /**

@@ -1,6 +1,6 @@
 package app.talkide.controlplane.token.command;
 
-import static app.talkide.controlplane.token.command.CommandTokenFormat.*;
+import static app.talkide.controlplane.workercontract.CommandTokenFormat.*;
 
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.token.TokenProperties;

@@ -1,10 +1,10 @@
 package app.talkide.controlplane.worker.client;
 
 import app.talkide.controlplane.observability.Traces;
-import app.talkide.controlplane.token.command.CommandTokenFormat;
 import app.talkide.controlplane.token.command.CommandTokenSigner;
 import app.talkide.controlplane.worker.WorkerLocation;
 import app.talkide.controlplane.worker.WorkerProperties;
+import app.talkide.controlplane.workercontract.CommandTokenFormat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

@@ -1,5 +1,6 @@
 package app.talkide.controlplane.worker.client;
 
+import app.talkide.controlplane.workercontract.SseEventReader;
 import java.io.IOException;
 import java.io.InputStream;
 import org.jspecify.annotations.Nullable;

@@ -35,6 +35,7 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.event.TransactionalEventListener;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -89,7 +90,8 @@ class MessageDelivery implements SmartLifecycle {
         this.traces = traces;
     }
 
-    @EventListener
+    /** After the accepting transaction commits, so the outbox row is there to read. */
+    @TransactionalEventListener(fallbackExecution = true)
     void onMessageAccepted(MessageAccepted accepted) {
         schedule(accepted.conversationId());
     }

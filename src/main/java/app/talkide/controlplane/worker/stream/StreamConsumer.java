@@ -8,10 +8,10 @@ import app.talkide.controlplane.worker.WorkerLocation;
 import app.talkide.controlplane.worker.WorkerLocator;
 import app.talkide.controlplane.worker.WorkerProperties;
 import app.talkide.controlplane.worker.client.SessionUnknown;
-import app.talkide.controlplane.worker.client.SseEventReader.SseEvent;
 import app.talkide.controlplane.worker.client.WorkerCallFailed;
 import app.talkide.controlplane.worker.client.WorkerClient;
 import app.talkide.controlplane.worker.client.WorkerEventStream;
+import app.talkide.controlplane.workercontract.SseEventReader.SseEvent;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Clock;
@@ -29,17 +29,8 @@ import org.slf4j.LoggerFactory;
  * worker event id, appends what arrives to the event log, and reconnects with backoff when the stream
  * breaks or the worker restarts. Stops when told to (lease lost, idle, shutdown).
  *
- * <p>Pipelined: this thread only reads and maps events into a bounded queue; an appender thread takes
- * everything queued and appends it in one call, so the events that arrive while one append commits go in
- * the next, which starts as soon as the first returns. Order is the queue's. The {@link StreamCursor} (the
- * worker event id a reconnect resumes from, also what the lease records) moves only when an append has
- * committed. When an append fails, whatever was read on the same
- * connection after it is dropped and that connection closed, so the worker sends it again after the last
- * committed event: nothing is appended after a gap.
- *
- * <p>Longer than most files here: the reader, the appender and their hand-over on a failed append share
- * the connection counter and the queue, and read best side by side; the cursor and the turn activity,
- * which stand alone, are {@link StreamCursor} and {@link TurnActivity}.
+ * <p>Pipelined: a reader fills a bounded queue, an appender appends all that waits in one call; the
+ * {@link StreamCursor} moves only after a commit (docs/conversations-worker.md, "lease and failover").
  */
 final class StreamConsumer implements Runnable {
 

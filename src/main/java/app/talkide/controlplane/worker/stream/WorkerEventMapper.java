@@ -1,7 +1,7 @@
 package app.talkide.controlplane.worker.stream;
 
 import app.talkide.controlplane.conversation.NewConversationEvent;
-import app.talkide.controlplane.worker.client.SseEventReader.SseEvent;
+import app.talkide.controlplane.workercontract.SseEventReader.SseEvent;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;

@@ -10,6 +10,7 @@ import app.talkide.controlplane.provisioning.desired.DesiredStateSpec;
 import app.talkide.controlplane.provisioning.objects.WorkerSecretBuilder;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
+import app.talkide.controlplane.workercontract.WorkerSecretKeys;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
@@ -306,7 +307,7 @@ class HandEditedObjectsRepairTest extends MockClusterTest {
 
     @Test
     void aNamespaceDeletedByHandIsRecreatedWithEverythingInItOnceItIsGone() {
-        String oldToken = WorkerSecretBuilder.read(secret(), ManagedNames.IDENTITY_TOKEN_KEY);
+        String oldToken = WorkerSecretBuilder.read(secret(), WorkerSecretKeys.IDENTITY_TOKEN);
         // kubectl delete namespace: a real cluster keeps it terminating (its spec.finalizers "kubernetes")
         // while the namespace controller empties it. The mock runs no controllers and honours only metadata
         // finalizers, so this test holds it with one and does the controller's part by hand.
@@ -350,7 +351,7 @@ class HandEditedObjectsRepairTest extends MockClusterTest {
                 .isNotNull());
         // The Secret went with the namespace, and with it the only copy of the token: a new one, the old
         // one retired at the end of the grace period (no pod holds it any more, but none is cut off early).
-        String newToken = WorkerSecretBuilder.read(secret(), ManagedNames.IDENTITY_TOKEN_KEY);
+        String newToken = WorkerSecretBuilder.read(secret(), WorkerSecretKeys.IDENTITY_TOKEN);
         assertThat(newToken).isNotEqualTo(oldToken);
         assertThat(identityTokens.verify(newToken)).isPresent();
         assertThat(identityTokens.list(id))

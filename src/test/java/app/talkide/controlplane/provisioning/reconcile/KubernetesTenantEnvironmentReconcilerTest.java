@@ -13,6 +13,7 @@ import app.talkide.controlplane.tenant.TenantEnvironment;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
 import app.talkide.controlplane.token.command.CommandKeys;
+import app.talkide.controlplane.workercontract.WorkerSecretKeys;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -90,11 +91,11 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
                             .satisfies(subject ->
                                     assertThat(subject.getNamespace()).isEqualTo("talkide-prod"));
                 });
-        String token = WorkerSecretBuilder.read(secret(), ManagedNames.IDENTITY_TOKEN_KEY);
+        String token = WorkerSecretBuilder.read(secret(), WorkerSecretKeys.IDENTITY_TOKEN);
         assertThat(identityTokens.verify(token))
                 .hasValueSatisfying(
                         identity -> assertThat(identity.tenantEnvironment()).isEqualTo(id));
-        assertThat(WorkerSecretBuilder.read(secret(), ManagedNames.COMMAND_KEY_KEY))
+        assertThat(WorkerSecretBuilder.read(secret(), WorkerSecretKeys.COMMAND_KEY))
                 .isNotBlank();
         assertThat(deployment().getSpec().getTemplate().getMetadata().getAnnotations())
                 .containsKey(ManagedNames.ROLLED_AT_ANNOTATION);
@@ -159,7 +160,7 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
     @Test
     void aDeletedSecretGetsANewTokenRollsTheWorkerAndRetiresTheOldToken() {
         reconciler.reconcile(id);
-        String oldToken = WorkerSecretBuilder.read(secret(), ManagedNames.IDENTITY_TOKEN_KEY);
+        String oldToken = WorkerSecretBuilder.read(secret(), WorkerSecretKeys.IDENTITY_TOKEN);
         String oldRoll = rolledAt();
         client.secrets()
                 .inNamespace(id.namespace())
@@ -169,7 +170,7 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
         ReconcileResult repair = reconciler.reconcile(id);
 
         assertThat(repair.writes()).isEqualTo(2); // the Secret, and the Deployment's roll annotation
-        String newToken = WorkerSecretBuilder.read(secret(), ManagedNames.IDENTITY_TOKEN_KEY);
+        String newToken = WorkerSecretBuilder.read(secret(), WorkerSecretKeys.IDENTITY_TOKEN);
         assertThat(newToken).isNotEqualTo(oldToken);
         assertThat(identityTokens.verify(newToken)).isPresent();
         assertThat(rolledAt()).isNotEqualTo(oldRoll);
@@ -189,12 +190,12 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
                 .inNamespace(id.namespace())
                 .withName(ManagedNames.WORKER_SECRET)
                 .edit(secret -> {
-                    secret.getData().put(ManagedNames.IDENTITY_TOKEN_KEY, "dGt3aV9mb3JnZWQ=");
+                    secret.getData().put(WorkerSecretKeys.IDENTITY_TOKEN, "dGt3aV9mb3JnZWQ=");
                     return secret;
                 });
 
         assertThat(reconciler.reconcile(id).writes()).isEqualTo(2);
-        assertThat(identityTokens.verify(WorkerSecretBuilder.read(secret(), ManagedNames.IDENTITY_TOKEN_KEY)))
+        assertThat(identityTokens.verify(WorkerSecretBuilder.read(secret(), WorkerSecretKeys.IDENTITY_TOKEN)))
                 .isPresent();
     }
 
@@ -361,7 +362,7 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
     @Test
     void deprovisioningLeavesNothingAndRevokesTheTokens() {
         reconciler.reconcile(id);
-        String token = WorkerSecretBuilder.read(secret(), ManagedNames.IDENTITY_TOKEN_KEY);
+        String token = WorkerSecretBuilder.read(secret(), WorkerSecretKeys.IDENTITY_TOKEN);
 
         var deleting = desiredStates.delete(id);
         assertThat(deleting.status()).isEqualTo(TenantEnvironmentStatus.DELETING);
@@ -416,7 +417,7 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
 
         assertThat(deleted).isTrue();
         assertThat(tenantEnvironments.get(id).status()).isEqualTo(TenantEnvironmentStatus.DELETING);
-        String issuedDuringThePass = WorkerSecretBuilder.read(secret(), ManagedNames.IDENTITY_TOKEN_KEY);
+        String issuedDuringThePass = WorkerSecretBuilder.read(secret(), WorkerSecretKeys.IDENTITY_TOKEN);
         // The pass the deletion asked for tears everything down, including that token.
         reconciler.reconcile(id);
         assertThat(tenantEnvironments.get(id).status()).isEqualTo(TenantEnvironmentStatus.DELETED);

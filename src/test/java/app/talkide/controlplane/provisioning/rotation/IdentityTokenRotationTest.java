@@ -18,6 +18,7 @@ import app.talkide.controlplane.tenant.TenantEnvironments;
 import app.talkide.controlplane.token.TokenProperties;
 import app.talkide.controlplane.token.identity.IdentityTokens;
 import app.talkide.controlplane.token.identity.IssuedIdentityToken;
+import app.talkide.controlplane.workercontract.WorkerSecretKeys;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -128,7 +129,7 @@ class IdentityTokenRotationTest {
         assertThat(fresh).isNotEqualTo(original.token()).startsWith("tkwi_");
         assertThat(response.json().path("token").path("id").asString())
                 .isEqualTo(identityTokens.verify(fresh).orElseThrow().tokenId().toString());
-        assertThat(secret(acme).getData()).containsEntry(ManagedNames.COMMAND_KEY_KEY, COMMAND_KEY);
+        assertThat(secret(acme).getData()).containsEntry(WorkerSecretKeys.COMMAND_KEY, COMMAND_KEY);
         assertThat(rolledAt(acme)).isEqualTo(rotatedAt.toString());
 
         // Old pod and new pod both mint through the grace period...
@@ -353,7 +354,7 @@ class IdentityTokenRotationTest {
 
     private static String secretToken(TenantEnvironmentId id) {
         return new String(
-                Base64.getDecoder().decode(secret(id).getData().get(ManagedNames.IDENTITY_TOKEN_KEY)),
+                Base64.getDecoder().decode(secret(id).getData().get(WorkerSecretKeys.IDENTITY_TOKEN)),
                 StandardCharsets.US_ASCII);
     }
 
@@ -375,9 +376,9 @@ class IdentityTokenRotationTest {
                 .withLabels(ManagedNames.labelsOf(id))
                 .endMetadata()
                 .addToData(
-                        ManagedNames.IDENTITY_TOKEN_KEY,
+                        WorkerSecretKeys.IDENTITY_TOKEN,
                         Base64.getEncoder().encodeToString(identityToken.getBytes(StandardCharsets.US_ASCII)))
-                .addToData(ManagedNames.COMMAND_KEY_KEY, COMMAND_KEY)
+                .addToData(WorkerSecretKeys.COMMAND_KEY, COMMAND_KEY)
                 .build();
     }
 

@@ -4,6 +4,8 @@ import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.token.TokenProperties;
 import app.talkide.controlplane.token.TokenTestSupport;
 import app.talkide.controlplane.token.keys.TestKeys;
+import app.talkide.controlplane.workercontract.CommandKeySet;
+import app.talkide.controlplane.workercontract.CommandTokenFormat;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;

@@ -10,7 +10,7 @@ import app.talkide.controlplane.conversation.ConversationEventLog;
 import app.talkide.controlplane.conversation.MessageIntake;
 import app.talkide.controlplane.conversation.MessageOutbox;
 import app.talkide.controlplane.conversation.OutboxMessage;
-import app.talkide.controlplane.localdev.LocalWorkerRuntime;
+import app.talkide.controlplane.local.runtime.LocalWorkerRuntime;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.TestHttp;

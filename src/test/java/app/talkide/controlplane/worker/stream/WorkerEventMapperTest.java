@@ -3,7 +3,7 @@ package app.talkide.controlplane.worker.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import app.talkide.controlplane.conversation.NewConversationEvent;
-import app.talkide.controlplane.worker.client.SseEventReader.SseEvent;
+import app.talkide.controlplane.workercontract.SseEventReader.SseEvent;
 import org.junit.jupiter.api.Test;
 
 class WorkerEventMapperTest {

@@ -1,0 +1,88 @@
+package app.talkide.controlplane.local.referenceworker;
+
+import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.workercontract.CommandKeySet;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * What a worker pod learns from its environment and Secret (SPEC §7): who it is, how to verify calls,
+ * where the control plane is, and where its sessions live.
+ *
+ * @param gatewayBaseUrl {@code TALKIDE_GATEWAY_BASE_URL}: the control plane, for minting and the gateway
+ * @param identityToken {@code TALKIDE_WORKER_IDENTITY_TOKEN}, from the Secret's {@code identity-token}
+ * @param commandKeys {@code TALKIDE_WORKER_COMMAND_KEY}, from the Secret's {@code command-key}
+ * @param configDir {@code CLAUDE_CONFIG_DIR}: transcripts and event streams, surviving restarts
+ * @param port where to listen on loopback; 0 picks a free port
+ * @param model the model every turn asks for
+ * @param maxTokens {@code max_tokens} of every model call
+ * @param heartbeat how often an idle event stream carries a comment, so proxies and clients see it alive
+ */
+public record ReferenceWorkerSettings(
+        TenantEnvironmentId tenantEnvironment,
+        URI gatewayBaseUrl,
+        String identityToken,
+        CommandKeySet commandKeys,
+        Path configDir,
+        int port,
+        String model,
+        int maxTokens,
+        Duration heartbeat,
+        Duration clockSkew) {
+
+    public static final String GATEWAY_BASE_URL = "TALKIDE_GATEWAY_BASE_URL";
+    public static final String IDENTITY_TOKEN = "TALKIDE_WORKER_IDENTITY_TOKEN";
+    public static final String COMMAND_KEY = "TALKIDE_WORKER_COMMAND_KEY";
+    public static final String CONFIG_DIR = "CLAUDE_CONFIG_DIR";
+    public static final String TENANT = "TALKIDE_TENANT";
+    public static final String ENV = "TALKIDE_ENV";
+    public static final String PORT = "TALKIDE_WORKER_PORT";
+    public static final String MODEL = "TALKIDE_WORKER_MODEL";
+    public static final String HEARTBEAT = "TALKIDE_WORKER_HEARTBEAT";
+
+    /** Reads the settings the way the worker pod does: from environment variables. */
+    public static ReferenceWorkerSettings fromEnvironment(Map<String, String> env) {
+        return new ReferenceWorkerSettings(
+                TenantEnvironmentId.of(required(env, TENANT), required(env, ENV)),
+                URI.create(required(env, GATEWAY_BASE_URL)),
+                required(env, IDENTITY_TOKEN),
+                CommandKeySet.parse(required(env, COMMAND_KEY)),
+                Path.of(required(env, CONFIG_DIR)),
+                Integer.parseInt(env.getOrDefault(PORT, "0")),
+                env.getOrDefault(MODEL, "claude-sonnet-4-5"),
+                4096,
+                Duration.parse(env.getOrDefault(HEARTBEAT, "PT15S")),
+                Duration.ofSeconds(30));
+    }
+
+    private static String required(Map<String, String> env, String name) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("the worker needs " + name + " in its environment");
+        }
+        return value.trim();
+    }
+
+    public ReferenceWorkerSettings withPort(int newPort) {
+        return new ReferenceWorkerSettings(
+                tenantEnvironment,
+                gatewayBaseUrl,
+                identityToken,
+                commandKeys,
+                configDir,
+                newPort,
+                model,
+                maxTokens,
+                heartbeat,
+                clockSkew);
+    }
+
+    @Override
+    public String toString() {
+        return "ReferenceWorkerSettings[tenantEnvironment=" + tenantEnvironment + ", gatewayBaseUrl=" + gatewayBaseUrl
+                + ", identityToken=<redacted>, commandKeys=" + commandKeys + ", configDir=" + configDir + ", port="
+                + port + ", model=" + model + "]";
+    }
+}

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.worker.WorkerReadiness;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -27,6 +28,8 @@ class LocalTenantStatusTest {
 
     @Test
     void demoIsReadyOnceItsEmbeddedWorkerServesAndProvisioningWhileItRestarts() {
+        // The worker starts on first use; another test sharing this context may have left it stopped.
+        await().atMost(Duration.ofSeconds(30)).until(() -> workers.locate(DEMO).readiness() == WorkerReadiness.READY);
         await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(() -> assertThat(status()).isEqualTo("READY"));
 

@@ -46,7 +46,8 @@ test('a report is retried with backoff until stored, and carries its own id', as
     cacheReadInputTokens: 0,
   });
   const deadline = Date.now() + 10_000;
-  while (received.length < 2 && Date.now() < deadline) {
+  // The server has the second report before the worker has read its answer: wait for both sides.
+  while ((received.length < 2 || reports.pending() > 0) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 10));
   }
   server.close();

@@ -171,7 +171,9 @@ function ownedByWorker(dir: string): string[] {
     });
 }
 
-test('a turn runs on the real engine with only the volumes, HOME and TMPDIR writable', async () => {
+test('a turn runs on the real engine with only the volumes, HOME and TMPDIR writable', {
+  timeout: 120_000,
+}, async () => {
   const controlPlane = await standInControlPlane();
   const root = mkdtempSync(join(tmpdir(), 'talkide-ro-'));
   if (asRoot) chmodSync(root, 0o755);

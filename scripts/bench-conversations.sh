@@ -25,7 +25,7 @@ DATA=$(mktemp -d)
   --talkide.conversations.stream.max-per-user=$((IDLE + 2 * SUBSCRIBERS + 300)) \
   --logging.level.root=WARN > "$DATA/app.log" 2>&1 &
 APP=$!
-trap 'kill $APP 2>/dev/null; wait $APP 2>/dev/null; PGOPTIONS="-c client_min_messages=warning" psql -h 127.0.0.1 -U postgres -d test -qc "drop schema $SCHEMA cascade"' EXIT
+trap 'kill $APP 2>/dev/null; wait $APP 2>/dev/null || true; PGOPTIONS="-c client_min_messages=warning" psql -h 127.0.0.1 -U postgres -d test -qc "drop schema $SCHEMA cascade"' EXIT
 for _ in $(seq 1 180); do curl -s -o /dev/null "http://127.0.0.1:$PORT/actuator/health" && break; sleep 1; done
 echo "== conversation streams on $(nproc) cores (machine shared with other builds); server -Xmx512m, PostgreSQL"
 "$JAVA" -Xmx2g -cp "$CP" app.talkide.controlplane.bench.ConversationStreamBench "http://127.0.0.1:$PORT" dev:dev \

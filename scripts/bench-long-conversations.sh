@@ -27,7 +27,7 @@ DATA=$(mktemp -d)
   --talkide.conversations.compaction.enabled=false --talkide.conversations.compaction.after=0s \
   --logging.level.root=WARN > "$DATA/app.log" 2>&1 &
 APP=$!
-trap 'kill $APP 2>/dev/null; wait $APP 2>/dev/null; PGOPTIONS="-c client_min_messages=warning" psql -h 127.0.0.1 -U postgres -d test -qc "drop schema $SCHEMA cascade"' EXIT
+trap 'kill $APP 2>/dev/null; wait $APP 2>/dev/null || true; PGOPTIONS="-c client_min_messages=warning" psql -h 127.0.0.1 -U postgres -d test -qc "drop schema $SCHEMA cascade"' EXIT
 for _ in $(seq 1 180); do curl -s -o /dev/null "http://127.0.0.1:$PORT/actuator/health" && break; sleep 1; done
 echo "== long conversations on $(nproc) cores (machine shared with other builds); server -Xmx512m, PostgreSQL; load $(cut -d' ' -f1-3 /proc/loadavg)"
 "$JAVA" -Xmx1g -cp "$CP" app.talkide.controlplane.bench.LongConversationBench "http://127.0.0.1:$PORT" dev:dev "$SIZES" "$DELTAS"

@@ -4,9 +4,9 @@ import app.talkide.controlplane.build.Build;
 import app.talkide.controlplane.build.BuildNames;
 import app.talkide.controlplane.build.BuildProperties;
 import app.talkide.controlplane.provisioning.ManagedNames;
+import app.talkide.controlplane.provisioning.RestrictedSecurityContexts;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -21,9 +21,6 @@ import java.util.List;
  * no privilege escalation, no capabilities, RuntimeDefault seccomp.
  */
 public final class GradleJobBuilder {
-
-    /** The worker's user; the working tree is its, and so are the build's outputs in it. */
-    static final long WORKER_UID = 10001L;
 
     static final String WORKSPACE = "/workspace";
     static final String GRADLE_HOME = "/gradle-cache";
@@ -50,14 +47,7 @@ public final class GradleJobBuilder {
                 .withValue("/tmp")
                 .endEnv()
                 .withResources(BuildPodTemplate.resources(properties.gradle().resources()))
-                .withNewSecurityContext()
-                .withRunAsNonRoot(true)
-                .withReadOnlyRootFilesystem(true)
-                .withAllowPrivilegeEscalation(false)
-                .withNewCapabilities()
-                .withDrop("ALL")
-                .endCapabilities()
-                .endSecurityContext()
+                .withSecurityContext(RestrictedSecurityContexts.container())
                 .addNewVolumeMount()
                 .withName(ManagedNames.SESSIONS_VOLUME)
                 .withMountPath(WORKSPACE)
@@ -72,16 +62,6 @@ public final class GradleJobBuilder {
                 .withMountPath("/tmp")
                 .endVolumeMount()
                 .build();
-        var podSecurity = new PodSecurityContextBuilder()
-                .withRunAsNonRoot(true)
-                .withRunAsUser(WORKER_UID)
-                .withRunAsGroup(WORKER_UID)
-                .withFsGroup(WORKER_UID)
-                .withFsGroupChangePolicy("OnRootMismatch")
-                .withNewSeccompProfile()
-                .withType("RuntimeDefault")
-                .endSeccompProfile()
-                .build();
         List<Volume> volumes = List.of(
                 claim(ManagedNames.SESSIONS_VOLUME),
                 claim(BuildNames.GRADLE_CACHE_VOLUME),
@@ -90,7 +70,8 @@ public final class GradleJobBuilder {
                         .withNewEmptyDir()
                         .endEmptyDir()
                         .build());
-        return BuildPodTemplate.job(build, properties, podSecurity, container, volumes);
+        // As the worker's user: the working tree is the worker's, and so are the build's outputs in it.
+        return BuildPodTemplate.job(build, properties, RestrictedSecurityContexts.workerPod(), container, volumes);
     }
 
     static Volume claim(String name) {

@@ -3,6 +3,7 @@ package app.talkide.controlplane.build.job;
 import app.talkide.controlplane.build.Build;
 import app.talkide.controlplane.build.BuildNames;
 import app.talkide.controlplane.build.BuildProperties;
+import app.talkide.controlplane.provisioning.BuildPlacement;
 import app.talkide.controlplane.provisioning.ManagedNames;
 import app.talkide.controlplane.provisioning.RestrictedSecurityContexts;
 import io.fabric8.kubernetes.api.model.Container;
@@ -27,7 +28,7 @@ public final class GradleJobBuilder {
     /** Where the worker keeps the working tree inside the session volume (its default TALKIDE_WORKSPACE_DIR). */
     static final String WORKSPACE_SUB_PATH = "workspace";
 
-    public static Job build(Build build, BuildProperties properties) {
+    public static Job build(Build build, BuildProperties properties, BuildPlacement placement) {
         List<String> args = new ArrayList<>();
         args.add("--no-daemon");
         args.addAll(build.spec().tasks());
@@ -71,7 +72,8 @@ public final class GradleJobBuilder {
                         .endEmptyDir()
                         .build());
         // As the worker's user: the working tree is the worker's, and so are the build's outputs in it.
-        return BuildPodTemplate.job(build, properties, RestrictedSecurityContexts.workerPod(), container, volumes);
+        return BuildPodTemplate.job(
+                build, properties, placement, RestrictedSecurityContexts.workerPod(), container, volumes);
     }
 
     static Volume claim(String name) {

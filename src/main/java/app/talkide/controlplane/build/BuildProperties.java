@@ -1,5 +1,7 @@
 package app.talkide.controlplane.build;
 
+import app.talkide.controlplane.provisioning.BuildPlacement;
+import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -23,7 +25,8 @@ import org.springframework.validation.annotation.Validated;
  * @param maxLogLines lines of a build's log kept; later lines are dropped with a note
  * @param ttlAfterFinished how long Kubernetes keeps a finished Job and its pod ({@code ttlSecondsAfterFinished})
  * @param activeDeadline how long a build may run before Kubernetes stops it ({@code activeDeadlineSeconds})
- * @param placement where build pods run: the build node pool
+ * @param placement where build pods run: the build node pool; a tenant-environment's desired state may set
+ *     each field for itself
  * @param gradle Gradle builds
  * @param image image builds
  */
@@ -50,7 +53,23 @@ public record BuildProperties(
     public record Placement(
             @NotNull @DefaultValue Map<String, String> nodeSelector,
             @NotNull @DefaultValue Map<String, List<String>> requiredNodeLabels,
-            @NotNull @DefaultValue List<Toleration> tolerations) {}
+            @NotNull @DefaultValue List<Toleration> tolerations) {
+
+        /** As the defaults a tenant-environment's own build placement is filled in from. */
+        public BuildPlacement asDefaults() {
+            return new BuildPlacement(
+                    nodeSelector,
+                    requiredNodeLabels,
+                    tolerations.stream()
+                            .map(t -> new TolerationBuilder()
+                                    .withKey(t.key())
+                                    .withOperator(t.operator())
+                                    .withValue(t.value())
+                                    .withEffect(t.effect())
+                                    .build())
+                            .toList());
+        }
+    }
 
     /**
      * @param key the taint's key

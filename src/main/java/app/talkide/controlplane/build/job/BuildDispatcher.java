@@ -8,6 +8,8 @@ import app.talkide.controlplane.build.BuildProperties;
 import app.talkide.controlplane.build.BuildRequested;
 import app.talkide.controlplane.build.BuildState;
 import app.talkide.controlplane.build.Builds;
+import app.talkide.controlplane.provisioning.BuildPlacement;
+import app.talkide.controlplane.provisioning.BuildPlacements;
 import app.talkide.controlplane.provisioning.leader.LeadershipChanged;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -43,17 +45,24 @@ class BuildDispatcher implements SmartLifecycle {
     private final Builds builds;
     private final BuildProperties properties;
     private final BuildJobWatch watch;
+    private final BuildPlacements placements;
     private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("build-dispatch").factory());
     private volatile boolean leading;
     private volatile boolean running;
     private @Nullable ScheduledFuture<?> sweep;
 
-    BuildDispatcher(KubernetesClient client, Builds builds, BuildProperties properties, BuildJobWatch watch) {
+    BuildDispatcher(
+            KubernetesClient client,
+            Builds builds,
+            BuildProperties properties,
+            BuildJobWatch watch,
+            BuildPlacements placements) {
         this.client = client;
         this.builds = builds;
         this.properties = properties;
         this.watch = watch;
+        this.placements = placements;
     }
 
     @EventListener
@@ -119,9 +128,13 @@ class BuildDispatcher implements SmartLifecycle {
             if (build.spec().kind() == BuildKind.GRADLE) {
                 ensureGradleCache(build.tenantEnvironment());
             }
+            // Read now, not cached: a changed placement reaches the next build (a running Job keeps its own).
+            BuildPlacement placement = placements
+                    .buildPlacement(build.tenantEnvironment())
+                    .orElse(properties.placement().asDefaults());
             Job job = build.spec().kind() == BuildKind.GRADLE
-                    ? GradleJobBuilder.build(build, properties)
-                    : ImageJobBuilder.build(build, properties);
+                    ? GradleJobBuilder.build(build, properties, placement)
+                    : ImageJobBuilder.build(build, properties, placement);
             client.batch().v1().jobs().inNamespace(namespace).resource(job).create();
         } catch (KubernetesClientException e) {
             builds.finish(

@@ -3,6 +3,7 @@ package app.talkide.controlplane.build.job;
 import app.talkide.controlplane.build.Build;
 import app.talkide.controlplane.build.BuildNames;
 import app.talkide.controlplane.build.BuildProperties;
+import app.talkide.controlplane.provisioning.BuildPlacement;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
@@ -11,8 +12,6 @@ import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
-import io.fabric8.kubernetes.api.model.Toleration;
-import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
@@ -23,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * What every build Job shares: its name and labels, one attempt ({@code backoffLimit: 0}: a failed build
  * is reported, not silently retried), {@code activeDeadlineSeconds}, {@code ttlSecondsAfterFinished}, no
  * ServiceAccount token (build code is the tenant's code and gets no cluster credentials), no service links,
- * and the build node pool's placement.
+ * and the placement on the build node pool (the tenant-environment's, filled in from the build defaults).
  */
 final class BuildPodTemplate {
 
@@ -32,10 +31,10 @@ final class BuildPodTemplate {
     static Job job(
             Build build,
             BuildProperties properties,
+            BuildPlacement placement,
             PodSecurityContext podSecurity,
             Container container,
             List<Volume> volumes) {
-        BuildProperties.Placement placement = properties.placement();
         var labels = BuildNames.labels(build.tenantEnvironment(), build.id());
         return new JobBuilder()
                 .withNewMetadata()
@@ -57,8 +56,8 @@ final class BuildPodTemplate {
                 .withAutomountServiceAccountToken(false)
                 .withEnableServiceLinks(false)
                 .withSecurityContext(podSecurity)
-                .withNodeSelector(placement.nodeSelector())
-                .withTolerations(tolerations(placement))
+                .withNodeSelector(placement.nodeSelectorOrNone())
+                .withTolerations(placement.tolerationsOrNone())
                 .withAffinity(affinity(placement))
                 .withContainers(container)
                 .withVolumes(volumes)
@@ -77,22 +76,11 @@ final class BuildPodTemplate {
                 .build();
     }
 
-    private static List<Toleration> tolerations(BuildProperties.Placement placement) {
-        return placement.tolerations().stream()
-                .map(t -> new TolerationBuilder()
-                        .withKey(t.key())
-                        .withOperator(t.operator())
-                        .withValue(t.value())
-                        .withEffect(t.effect())
-                        .build())
-                .toList();
-    }
-
-    private static @Nullable Affinity affinity(BuildProperties.Placement placement) {
-        if (placement.requiredNodeLabels().isEmpty()) {
+    private static @Nullable Affinity affinity(BuildPlacement placement) {
+        if (placement.requiredNodeLabelsOrNone().isEmpty()) {
             return null;
         }
-        var requirements = placement.requiredNodeLabels().entrySet().stream()
+        var requirements = placement.requiredNodeLabelsOrNone().entrySet().stream()
                 .map(e -> new NodeSelectorRequirementBuilder()
                         .withKey(e.getKey())
                         .withOperator("In")

@@ -3,10 +3,11 @@ package app.talkide.controlplane.build.job;
 import app.talkide.controlplane.build.Build;
 import app.talkide.controlplane.build.BuildNames;
 import app.talkide.controlplane.build.BuildProperties;
+import app.talkide.controlplane.provisioning.BuildPlacement;
 import app.talkide.controlplane.provisioning.ManagedNames;
+import app.talkide.controlplane.provisioning.RestrictedSecurityContexts;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -22,15 +23,12 @@ import java.util.List;
  */
 public final class GradleJobBuilder {
 
-    /** The worker's user; the working tree is its, and so are the build's outputs in it. */
-    static final long WORKER_UID = 10001L;
-
     static final String WORKSPACE = "/workspace";
     static final String GRADLE_HOME = "/gradle-cache";
     /** Where the worker keeps the working tree inside the session volume (its default TALKIDE_WORKSPACE_DIR). */
     static final String WORKSPACE_SUB_PATH = "workspace";
 
-    public static Job build(Build build, BuildProperties properties) {
+    public static Job build(Build build, BuildProperties properties, BuildPlacement placement) {
         List<String> args = new ArrayList<>();
         args.add("--no-daemon");
         args.addAll(build.spec().tasks());
@@ -50,14 +48,7 @@ public final class GradleJobBuilder {
                 .withValue("/tmp")
                 .endEnv()
                 .withResources(BuildPodTemplate.resources(properties.gradle().resources()))
-                .withNewSecurityContext()
-                .withRunAsNonRoot(true)
-                .withReadOnlyRootFilesystem(true)
-                .withAllowPrivilegeEscalation(false)
-                .withNewCapabilities()
-                .withDrop("ALL")
-                .endCapabilities()
-                .endSecurityContext()
+                .withSecurityContext(RestrictedSecurityContexts.container())
                 .addNewVolumeMount()
                 .withName(ManagedNames.SESSIONS_VOLUME)
                 .withMountPath(WORKSPACE)
@@ -72,16 +63,6 @@ public final class GradleJobBuilder {
                 .withMountPath("/tmp")
                 .endVolumeMount()
                 .build();
-        var podSecurity = new PodSecurityContextBuilder()
-                .withRunAsNonRoot(true)
-                .withRunAsUser(WORKER_UID)
-                .withRunAsGroup(WORKER_UID)
-                .withFsGroup(WORKER_UID)
-                .withFsGroupChangePolicy("OnRootMismatch")
-                .withNewSeccompProfile()
-                .withType("RuntimeDefault")
-                .endSeccompProfile()
-                .build();
         List<Volume> volumes = List.of(
                 claim(ManagedNames.SESSIONS_VOLUME),
                 claim(BuildNames.GRADLE_CACHE_VOLUME),
@@ -90,7 +71,9 @@ public final class GradleJobBuilder {
                         .withNewEmptyDir()
                         .endEmptyDir()
                         .build());
-        return BuildPodTemplate.job(build, properties, podSecurity, container, volumes);
+        // As the worker's user: the working tree is the worker's, and so are the build's outputs in it.
+        return BuildPodTemplate.job(
+                build, properties, placement, RestrictedSecurityContexts.workerPod(), container, volumes);
     }
 
     static Volume claim(String name) {

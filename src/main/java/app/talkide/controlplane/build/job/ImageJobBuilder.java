@@ -3,6 +3,7 @@ package app.talkide.controlplane.build.job;
 import app.talkide.controlplane.build.Build;
 import app.talkide.controlplane.build.BuildProperties;
 import app.talkide.controlplane.build.BuildSpec;
+import app.talkide.controlplane.provisioning.BuildPlacement;
 import app.talkide.controlplane.provisioning.ManagedNames;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -27,7 +28,7 @@ public final class ImageJobBuilder {
     static final String DOCKER_CONFIG = "/kaniko/.docker";
     static final String REGISTRY_CREDENTIAL = "registry-credential";
 
-    public static Job build(Build build, BuildProperties properties) {
+    public static Job build(Build build, BuildProperties properties, BuildPlacement placement) {
         BuildSpec spec = build.spec();
         BuildProperties.Image image = properties.image();
         String context = GradleJobBuilder.WORKSPACE + "/" + Objects.requireNonNull(spec.context());
@@ -75,7 +76,7 @@ public final class ImageJobBuilder {
                         .endItem()
                         .endSecret()
                         .build());
-        return BuildPodTemplate.job(build, properties, podSecurity, container, volumes);
+        return BuildPodTemplate.job(build, properties, placement, podSecurity, container, volumes);
     }
 
     private ImageJobBuilder() {}

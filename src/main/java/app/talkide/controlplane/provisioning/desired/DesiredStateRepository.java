@@ -1,5 +1,6 @@
 package app.talkide.controlplane.provisioning.desired;
 
+import app.talkide.controlplane.provisioning.BuildPlacement;
 import app.talkide.controlplane.provisioning.WorkerPod;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -44,20 +45,24 @@ class DesiredStateRepository {
 
     /** Stores the spec, raising the generation; returns whether it differed from the stored one. */
     boolean save(TenantEnvironmentId id, DesiredStateSpec spec, Instant now) {
-        // The pod settings have their own column (V59), so the previous release can still read `spec`.
-        String json = JSON.writeValueAsString(spec.withPod(null));
+        // Pod settings and build placement have their own columns (V59, V63): the previous release can still
+        // read `spec`.
+        String json = JSON.writeValueAsString(spec.withPod(null).withBuildPlacement(null));
         String pod = spec.pod() == null ? null : JSON.writeValueAsString(spec.pod());
+        String builds = spec.buildPlacement() == null ? null : JSON.writeValueAsString(spec.buildPlacement());
         Optional<DesiredStateRecord> existing = find(id);
         if (existing.isEmpty()) {
             jdbc.sql("""
                             insert into tenant_environment_desired_state
-                              (tenant, env, spec, worker_pod, generation, applied_generation, drift_repairs, updated_at)
-                            values (:tenant, :env, :spec, :pod, 1, 0, 0, :now)
+                              (tenant, env, spec, worker_pod, build_placement, generation, applied_generation,
+                               drift_repairs, updated_at)
+                            values (:tenant, :env, :spec, :pod, :builds, 1, 0, 0, :now)
                             """)
                     .param("tenant", id.tenant())
                     .param("env", id.env())
                     .param("spec", json)
                     .param("pod", pod, java.sql.Types.VARCHAR)
+                    .param("builds", builds, java.sql.Types.VARCHAR)
                     .param("now", Timestamp.from(now))
                     .update();
             return true;
@@ -67,11 +72,12 @@ class DesiredStateRepository {
         }
         jdbc.sql("""
                         update tenant_environment_desired_state
-                        set spec = :spec, worker_pod = :pod, generation = generation + 1, updated_at = :now
+                        set spec = :spec, worker_pod = :pod, build_placement = :builds, generation = generation + 1, updated_at = :now
                         where tenant = :tenant and env = :env
                         """)
                 .param("spec", json)
                 .param("pod", pod, java.sql.Types.VARCHAR)
+                .param("builds", builds, java.sql.Types.VARCHAR)
                 .param("now", Timestamp.from(now))
                 .param("tenant", id.tenant())
                 .param("env", id.env())
@@ -118,10 +124,16 @@ class DesiredStateRepository {
         return json == null ? null : JSON.readValue(json, WorkerPod.class);
     }
 
+    private static @Nullable BuildPlacement buildPlacement(@Nullable String json) {
+        return json == null ? null : JSON.readValue(json, BuildPlacement.class);
+    }
+
     private static DesiredStateRecord map(ResultSet rs, int row) throws SQLException {
         Timestamp reconciled = rs.getTimestamp("last_reconciled_at");
         return new DesiredStateRecord(
-                JSON.readValue(rs.getString("spec"), DesiredStateSpec.class).withPod(pod(rs.getString("worker_pod"))),
+                JSON.readValue(rs.getString("spec"), DesiredStateSpec.class)
+                        .withPod(pod(rs.getString("worker_pod")))
+                        .withBuildPlacement(buildPlacement(rs.getString("build_placement"))),
                 rs.getLong("generation"),
                 rs.getLong("applied_generation"),
                 reconciled == null ? null : reconciled.toInstant(),

@@ -53,6 +53,9 @@ final class DesiredStateValidator {
         if (spec.pod() != null) {
             WorkerPodRules.validate(spec.pod());
         }
+        if (spec.buildPlacement() != null) {
+            BuildPlacementRules.validate(spec.buildPlacement());
+        }
     }
 
     /**

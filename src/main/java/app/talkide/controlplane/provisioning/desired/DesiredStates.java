@@ -1,5 +1,7 @@
 package app.talkide.controlplane.provisioning.desired;
 
+import app.talkide.controlplane.provisioning.BuildPlacement;
+import app.talkide.controlplane.provisioning.BuildPlacements;
 import app.talkide.controlplane.provisioning.DesiredStateChanged;
 import app.talkide.controlplane.provisioning.ProvisioningProperties;
 import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler;
@@ -22,7 +24,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * mode) there is nothing in a cluster, so it is {@code DELETED} at once.
  */
 @Service
-public class DesiredStates {
+public class DesiredStates implements BuildPlacements {
 
     private final TenantEnvironments tenantEnvironments;
     private final DesiredStateRepository repository;
@@ -114,6 +116,12 @@ public class DesiredStates {
     /** The stored desired state and bookkeeping; a tenant-environment never given one follows the defaults. */
     public DesiredStateRecord record(TenantEnvironmentId id) {
         return repository.find(id).orElseGet(DesiredStateRecord::unset);
+    }
+
+    @Override
+    public BuildPlacement buildPlacement(TenantEnvironmentId id) {
+        BuildPlacement placement = record(id).spec().buildPlacement();
+        return placement == null ? BuildPlacement.UNSET : placement;
     }
 
     public DesiredState resolve(DesiredStateRecord record) {

@@ -75,7 +75,7 @@ final class WorkerPodRules {
         }
     }
 
-    private static void toleration(String field, Toleration toleration) {
+    static void toleration(String field, Toleration toleration) {
         unknownFields(field, toleration);
         String operator = toleration.getOperator() == null ? "Equal" : toleration.getOperator();
         if (!operator.equals("Equal") && !operator.equals("Exists")) {
@@ -192,7 +192,7 @@ final class WorkerPodRules {
         }
     }
 
-    private static void bounded(String field, List<?> list) {
+    static void bounded(String field, List<?> list) {
         if (list.size() > MAX_ENTRIES) {
             throw new InvalidDesiredState(field, field + ": at most " + MAX_ENTRIES + " entries");
         }

@@ -3,6 +3,7 @@ package app.talkide.controlplane.provisioning.objects;
 import app.talkide.controlplane.provisioning.ManagedNames;
 import app.talkide.controlplane.provisioning.ProvisioningProperties;
 import app.talkide.controlplane.provisioning.ProvisioningProperties.Resources;
+import app.talkide.controlplane.provisioning.RestrictedSecurityContexts;
 import app.talkide.controlplane.provisioning.WorkerPod;
 import app.talkide.controlplane.provisioning.desired.DesiredState;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
@@ -47,8 +48,6 @@ public final class WorkerDeploymentBuilder {
     public static final String HOME_DIR = "/home/talkide";
     static final String TMP_VOLUME = "tmp";
     static final String HOME_VOLUME = "home";
-    /** The worker image's non-root user; {@code fsGroup} makes the NFS volume writable for it. */
-    static final long WORKER_UID = 10001L;
 
     public static Deployment build(
             TenantEnvironmentId id, DesiredState desired, ProvisioningProperties properties, String rolledAt) {
@@ -97,16 +96,7 @@ public final class WorkerDeploymentBuilder {
                 .withRuntimeClassName(pod.runtimeClassName())
                 // No Kubernetes credentials in a pod that runs agent-written code (docs/builds.md).
                 .withAutomountServiceAccountToken(false)
-                .withNewSecurityContext()
-                .withRunAsNonRoot(true)
-                .withRunAsUser(WORKER_UID)
-                .withRunAsGroup(WORKER_UID)
-                .withFsGroup(WORKER_UID)
-                .withFsGroupChangePolicy("OnRootMismatch")
-                .withNewSeccompProfile()
-                .withType("RuntimeDefault")
-                .endSeccompProfile()
-                .endSecurityContext()
+                .withSecurityContext(RestrictedSecurityContexts.workerPod())
                 .addNewContainer()
                 .withName(CONTAINER)
                 .withImage(desired.workerImage())
@@ -120,14 +110,7 @@ public final class WorkerDeploymentBuilder {
                 .withStartupProbe(probe("/healthz", 30, probeTimeout))
                 .withLivenessProbe(probe("/healthz", 3, probeTimeout))
                 .withReadinessProbe(probe("/readyz", 3, probeTimeout))
-                .withNewSecurityContext()
-                .withRunAsNonRoot(true)
-                .withReadOnlyRootFilesystem(true)
-                .withAllowPrivilegeEscalation(false)
-                .withNewCapabilities()
-                .withDrop("ALL")
-                .endCapabilities()
-                .endSecurityContext()
+                .withSecurityContext(RestrictedSecurityContexts.container())
                 .addNewVolumeMount()
                 .withName(ManagedNames.SESSIONS_VOLUME)
                 .withMountPath(CONFIG_DIR)

@@ -21,6 +21,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.event.EventListener;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.annotation.DirtiesContext;
 
 /**
@@ -63,6 +64,9 @@ class TenantEnvironmentAdminApiTest {
 
     @Autowired
     IdentityTokens identityTokens;
+
+    @Autowired
+    JdbcClient jdbc;
 
     TestHttp http;
     String tenant;
@@ -165,6 +169,36 @@ class TenantEnvironmentAdminApiTest {
                 .isEqualTo(1);
     }
 
+    @Test
+    void buildPlacementIsStoredInItsOwnColumnAndTheSameAgainChangesNothing() {
+        String body = """
+                {"buildPlacement":{"nodeSelector":{"pool":"acme-builds"},
+                 "requiredNodeLabels":{"kubernetes.io/arch":["arm64"]},
+                 "tolerations":[{"key":"tenant","operator":"Equal","value":"acme","effect":"NoSchedule"}]}}
+                """;
+        assertThat(put(tenant + "/dev", body).status()).isEqualTo(200);
+
+        var stored = http.get(path(tenant + "/dev"), "Authorization", ADMIN)
+                .json()
+                .path("desiredState")
+                .path("buildPlacement");
+        assertThat(stored.path("nodeSelector").path("pool").asString()).isEqualTo("acme-builds");
+        assertThat(stored.path("requiredNodeLabels")
+                        .path("kubernetes.io/arch")
+                        .get(0)
+                        .asString())
+                .isEqualTo("arm64");
+        assertThat(stored.path("tolerations").get(0).path("value").asString()).isEqualTo("acme");
+        // The previous release reads `spec` during a rolling update; the placement is not in it (V63).
+        assertThat(jdbc.sql("select spec from tenant_environment_desired_state where tenant = ?")
+                        .param(tenant)
+                        .query(String.class)
+                        .single())
+                .doesNotContain("acme");
+        assertThat(put(tenant + "/dev", body).json().path("generation").asLong())
+                .isEqualTo(1);
+    }
+
     @ParameterizedTest
     @CsvSource(
             delimiter = '|',
@@ -174,6 +208,10 @@ class TenantEnvironmentAdminApiTest {
                 "{\"pod\":{\"affinity\":{\"nodeAfinity\":{}}}}                         | pod.affinity",
                 "{\"pod\":{\"tmpSizeLimit\":\"-1Gi\"}}                                 | pod.tmpSizeLimit",
                 "{\"pod\":{\"probeTimeoutSeconds\":600}}                                | pod.probeTimeoutSeconds",
+                "{\"buildPlacement\":{\"tolerations\":[{\"key\":\"a\",\"effect\":\"Never\"}]}} | buildPlacement.tolerations[0].effect",
+                "{\"buildPlacement\":{\"nodeSelector\":{\"bad key\":\"x\"}}}              | buildPlacement.nodeSelector",
+                "{\"buildPlacement\":{\"requiredNodeLabels\":{\"zone\":[\"a b\"]}}}      | buildPlacement.requiredNodeLabels",
+                "{\"buildPlacement\":{\"requiredNodeLabels\":{\"zone\":[]}}}             | buildPlacement.requiredNodeLabels",
                 "{\"workerImage\":\"registry.example.com/worker:latest\"}                | workerImage"
             })
     void badPodSettingsAreRefusedWithAProblemNamingTheField(String body, String field) {

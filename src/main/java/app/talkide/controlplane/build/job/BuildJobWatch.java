@@ -20,15 +20,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 
 /**
@@ -50,18 +48,24 @@ class BuildJobWatch {
     private final BuildProperties properties;
     private final BuildPodLogs logs;
     private final Clock clock;
-    private final ScheduledExecutorService pollers = Executors.newScheduledThreadPool(
-            2, Thread.ofPlatform().daemon().name("build-logs-", 0).factory());
+    private final TaskScheduler pollers;
     private final Map<UUID, ScheduledFuture<?>> followed = new ConcurrentHashMap<>();
     private volatile @Nullable SharedIndexInformer<Job> informer;
     private volatile Consumer<Runnable> dispatchThread = Runnable::run;
 
-    BuildJobWatch(KubernetesClient client, Builds builds, BuildProperties properties, BuildLog log, Clock clock) {
+    BuildJobWatch(
+            KubernetesClient client,
+            Builds builds,
+            BuildProperties properties,
+            BuildLog log,
+            Clock clock,
+            TaskScheduler pollers) {
         this.client = client;
         this.builds = builds;
         this.properties = properties;
         this.logs = new BuildPodLogs(client, log);
         this.clock = clock;
+        this.pollers = pollers;
     }
 
     /** Starts the informer; its events are handled on the dispatcher's thread. */
@@ -105,10 +109,11 @@ class BuildJobWatch {
     }
 
     void follow(Build build) {
-        long every = properties.logPollInterval().toMillis();
+        Duration every = properties.logPollInterval();
         followed.computeIfAbsent(
                 build.id(),
-                id -> pollers.scheduleWithFixedDelay(() -> copyLog(id), every, every, TimeUnit.MILLISECONDS));
+                id -> pollers.scheduleWithFixedDelay(
+                        () -> copyLog(id), pollers.getClock().instant().plus(every), every));
     }
 
     void delete(TenantEnvironmentId in, String jobName) {

@@ -7,8 +7,8 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 
 /**
@@ -24,12 +24,12 @@ public class ConversationFeeds implements DisposableBean {
     private final EventLogProperties properties;
     private final ExecutorService readers = Executors.newVirtualThreadPerTaskExecutor();
     /** Wakes the subscribers of feeds whose last wake-up was less than the fan-out interval ago. */
-    private final ScheduledExecutorService announcer = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().name("conversation-feed-announcer").daemon().factory());
+    private final TaskScheduler announcer;
 
-    ConversationFeeds(EventLogRepository repository, EventLogProperties properties) {
+    ConversationFeeds(EventLogRepository repository, EventLogProperties properties, TaskScheduler announcer) {
         this.repository = repository;
         this.properties = properties;
+        this.announcer = announcer;
     }
 
     /** Starts following the conversation; its feed starts at the log's current end. */
@@ -103,6 +103,5 @@ public class ConversationFeeds implements DisposableBean {
     @Override
     public void destroy() {
         readers.shutdownNow();
-        announcer.shutdownNow();
     }
 }

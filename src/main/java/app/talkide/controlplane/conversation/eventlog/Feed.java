@@ -7,13 +7,13 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.TaskScheduler;
 
 /**
  * One conversation's recent events on this replica, while anyone here follows it: a ring of the last
@@ -36,7 +36,7 @@ public final class Feed {
 
     private final EventLogRepository repository;
     private final Executor executor;
-    private final ScheduledExecutorService announcer;
+    private final TaskScheduler announcer;
     private final long fanOutIntervalNanos;
     private final long nanosPerSubscriber;
     private final int page;
@@ -57,7 +57,7 @@ public final class Feed {
             int capacity,
             EventLogRepository repository,
             Executor executor,
-            ScheduledExecutorService announcer,
+            TaskScheduler announcer,
             long fanOutIntervalNanos,
             int wakeupsPerSecond) {
         this.conversationId = conversationId;
@@ -172,7 +172,7 @@ public final class Feed {
         if (wakeNow >= 0) {
             wake(wakeNow);
         } else if (wakeIn >= 0) {
-            announcer.schedule(this::announce, wakeIn, TimeUnit.NANOSECONDS);
+            announcer.schedule(this::announce, announcer.getClock().instant().plusNanos(wakeIn));
         }
         if (gap) {
             refresh();

@@ -19,19 +19,20 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledFuture;
 import org.eclipse.jetty.ee11.servlet.ServletChannel;
 import org.eclipse.jetty.ee11.servlet.ServletContextRequest;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.http.HttpHeaders;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.event.TransactionalEventListener;
 
@@ -52,7 +53,9 @@ class BrowserStreams implements SmartLifecycle {
     private final Clock clock;
     private final Timer lag;
     private final Counter overflows;
-    private volatile @Nullable ScheduledExecutorService heartbeats;
+    private final TaskScheduler scheduler;
+    /** The heartbeat and membership timers while running; empty when stopped. */
+    private volatile List<ScheduledFuture<?>> timers = List.of();
 
     BrowserStreams(
             ConversationFeeds feeds,
@@ -60,12 +63,14 @@ class BrowserStreams implements SmartLifecycle {
             Memberships memberships,
             StreamProperties properties,
             Clock clock,
-            MeterRegistry meters) {
+            MeterRegistry meters,
+            TaskScheduler scheduler) {
         this.feeds = feeds;
         this.log = log;
         this.memberships = memberships;
         this.properties = properties;
         this.clock = clock;
+        this.scheduler = scheduler;
         Gauge.builder("talkide.conversations.streams.open", open, Set::size)
                 .description("Browser event streams open on this replica")
                 .register(meters);
@@ -202,40 +207,37 @@ class BrowserStreams implements SmartLifecycle {
 
     @Override
     public void start() {
-        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofVirtual().name("browser-stream-heartbeats").factory());
         long silence = properties.heartbeat().toNanos();
-        long tick = Math.max(10, properties.heartbeat().toMillis() / 3);
-        ticker.scheduleWithFixedDelay(
-                () -> open.forEach(stream -> stream.heartbeatIfSilentFor(silence)), tick, tick, TimeUnit.MILLISECONDS);
-        long recheck = properties.membershipRecheck().toMillis();
-        ticker.scheduleWithFixedDelay(
-                () -> {
-                    try {
-                        recheckMemberships();
-                    } catch (RuntimeException databaseUnavailable) {
-                        // try again next time: a failed check must not stop the schedule (or the heartbeats)
-                    }
-                },
-                recheck,
-                recheck,
-                TimeUnit.MILLISECONDS);
-        heartbeats = ticker;
+        Duration tick = Duration.ofMillis(Math.max(10, properties.heartbeat().toMillis() / 3));
+        Duration recheck = properties.membershipRecheck();
+        timers = List.of(
+                scheduler.scheduleWithFixedDelay(
+                        () -> open.forEach(stream -> stream.heartbeatIfSilentFor(silence)),
+                        scheduler.getClock().instant().plus(tick),
+                        tick),
+                scheduler.scheduleWithFixedDelay(
+                        () -> {
+                            try {
+                                recheckMemberships();
+                            } catch (RuntimeException databaseUnavailable) {
+                                // try again next time: a failed check must not stop the schedule
+                            }
+                        },
+                        scheduler.getClock().instant().plus(recheck),
+                        recheck));
     }
 
     /** Closes every stream before the server stops: clients reconnect, to another replica if there is one. */
     @Override
     public void stop() {
-        ScheduledExecutorService ticker = heartbeats;
-        heartbeats = null;
-        if (ticker != null) {
-            ticker.shutdownNow();
-        }
+        List<ScheduledFuture<?>> running = timers;
+        timers = List.of();
+        running.forEach(timer -> timer.cancel(true));
         open.forEach(BrowserStream::close);
     }
 
     @Override
     public boolean isRunning() {
-        return heartbeats != null;
+        return !timers.isEmpty();
     }
 }

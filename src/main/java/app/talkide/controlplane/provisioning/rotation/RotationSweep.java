@@ -9,10 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -20,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.event.EventListener;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 
 /**
@@ -38,19 +36,20 @@ public class RotationSweep implements DisposableBean {
     private final KubernetesIdentityTokenRotator rotator;
     private final LeaderElection leaderElection;
     private final RotationProperties properties;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().daemon().name("token-rotation").factory());
+    private final TaskScheduler scheduler;
     private volatile @Nullable ScheduledFuture<?> loop;
 
     RotationSweep(
             IdentityTokens identityTokens,
             KubernetesIdentityTokenRotator rotator,
             LeaderElection leaderElection,
-            RotationProperties properties) {
+            RotationProperties properties,
+            TaskScheduler scheduler) {
         this.identityTokens = identityTokens;
         this.rotator = rotator;
         this.leaderElection = leaderElection;
         this.properties = properties;
+        this.scheduler = scheduler;
     }
 
     @EventListener
@@ -60,8 +59,7 @@ public class RotationSweep implements DisposableBean {
             current.cancel(false);
         }
         if (changed.leading()) {
-            long every = properties.checkInterval().toMillis();
-            loop = timer.scheduleWithFixedDelay(this::sweep, 0, every, TimeUnit.MILLISECONDS);
+            loop = scheduler.scheduleWithFixedDelay(this::sweep, properties.checkInterval());
         }
     }
 
@@ -97,6 +95,9 @@ public class RotationSweep implements DisposableBean {
 
     @Override
     public void destroy() {
-        timer.shutdownNow();
+        ScheduledFuture<?> current = loop;
+        if (current != null) {
+            current.cancel(true);
+        }
     }
 }

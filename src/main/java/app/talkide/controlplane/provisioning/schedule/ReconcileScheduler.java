@@ -13,10 +13,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +22,7 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.event.EventListener;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.event.TransactionalEventListener;
 import org.springframework.util.backoff.BackOffExecution;
@@ -51,8 +50,7 @@ public class ReconcileScheduler implements DisposableBean {
     private final Map<TenantEnvironmentId, Slot> slots = new ConcurrentHashMap<>();
     private final Semaphore permits;
     private final ExecutorService passes = Executors.newVirtualThreadPerTaskExecutor();
-    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().daemon().name("reconcile-timer").factory());
+    private final TaskScheduler timers;
     private final List<ScheduledFuture<?>> loops = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     ReconcileScheduler(
@@ -62,7 +60,8 @@ public class ReconcileScheduler implements DisposableBean {
             ReconcileRequests requests,
             ReconcileScheduleProperties properties,
             ReconcileMetrics metrics,
-            Clock clock) {
+            Clock clock,
+            TaskScheduler timers) {
         this.reconciler = reconciler;
         this.tenantEnvironments = tenantEnvironments;
         this.leaderElection = leaderElection;
@@ -70,6 +69,7 @@ public class ReconcileScheduler implements DisposableBean {
         this.properties = properties;
         this.metrics = metrics;
         this.clock = clock;
+        this.timers = timers;
         this.permits = new Semaphore(properties.maxConcurrent());
         metrics.queue(permits);
     }
@@ -83,10 +83,10 @@ public class ReconcileScheduler implements DisposableBean {
             // WARN, nothing is reconciled, readiness and rotation still work.
             log.warn("No TenantEnvironmentReconciler in this control plane: the leader reconciles nothing");
         } else if (changed.leading()) {
-            long resync = properties.resyncInterval().toMillis();
-            long poll = properties.changePollInterval().toMillis();
-            loops.add(timers.scheduleWithFixedDelay(this::resyncAll, 0, resync, TimeUnit.MILLISECONDS));
-            loops.add(timers.scheduleWithFixedDelay(this::pollRequests, poll, poll, TimeUnit.MILLISECONDS));
+            var poll = properties.changePollInterval();
+            loops.add(timers.scheduleWithFixedDelay(this::resyncAll, properties.resyncInterval()));
+            loops.add(timers.scheduleWithFixedDelay(
+                    this::pollRequests, timers.getClock().instant().plus(poll), poll));
         } else {
             slots.values().forEach(Slot::cancelRetry);
         }
@@ -214,13 +214,16 @@ public class ReconcileScheduler implements DisposableBean {
                     why);
         }
         synchronized (slot) {
-            slot.retry = timers.schedule(() -> request(id, Trigger.RETRY), wait, TimeUnit.MILLISECONDS);
+            slot.retry = timers.schedule(
+                    () -> request(id, Trigger.RETRY),
+                    timers.getClock().instant().plusMillis(wait));
         }
     }
 
     @Override
     public void destroy() {
-        timers.shutdownNow();
+        loops.forEach(loop -> loop.cancel(true));
+        slots.values().forEach(Slot::cancelRetry);
         passes.shutdownNow();
     }
 

@@ -11,6 +11,8 @@ import app.talkide.controlplane.worker.client.WorkerClient;
 import app.talkide.controlplane.worker.stream.WorkerStatusNotices;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
+import org.springframework.util.backoff.BackOffExecution;
+import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
  * Passes the user's "stop" on to the worker. Retried briefly: an interrupt that arrives after the worker
@@ -25,7 +27,7 @@ class InterruptForwarder {
     private final WorkerLocator runtime;
     private final WorkerClient client;
     private final WorkerStatusNotices notices;
-    private final WorkerProperties.Delivery settings;
+    private final ExponentialBackOff backOff;
 
     InterruptForwarder(
             ConversationDirectory directory,
@@ -37,7 +39,7 @@ class InterruptForwarder {
         this.runtime = runtime;
         this.client = client;
         this.notices = notices;
-        this.settings = properties.delivery();
+        this.backOff = MessageDelivery.retryPolicy(properties.delivery());
     }
 
     @EventListener
@@ -50,7 +52,7 @@ class InterruptForwarder {
     }
 
     private void forward(ConversationScope scope) {
-        Backoff backoff = new Backoff(settings.initialBackoff(), settings.maxBackoff());
+        BackOffExecution backoff = backOff.start();
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             WorkerLocation location = runtime.locate(scope.tenantEnvironment());
             try {
@@ -63,7 +65,7 @@ class InterruptForwarder {
                 }
             }
             try {
-                Thread.sleep(backoff.next());
+                Thread.sleep(backoff.nextBackOff());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -26,16 +26,18 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledFuture;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.event.TransactionalEventListener;
+import org.springframework.util.backoff.BackOffExecution;
+import org.springframework.util.backoff.ExponentialBackOff;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -64,8 +66,12 @@ class MessageDelivery implements SmartLifecycle {
     /** One delivery loop per conversation on this replica; the flag asks a running loop to look again. */
     private final Map<UUID, Boolean> running = new ConcurrentHashMap<>();
 
+    private final TaskScheduler scheduler;
+    /** Waits between attempts while the worker is not ready or unreachable, with jitter so replicas do not retry in step. */
+    private final ExponentialBackOff backOff;
+
     private volatile boolean active;
-    private volatile ScheduledExecutorService sweeper;
+    private volatile @Nullable ScheduledFuture<?> sweeper;
 
     MessageDelivery(
             MessageOutbox outbox,
@@ -77,7 +83,8 @@ class MessageDelivery implements SmartLifecycle {
             WorkerStatusNotices notices,
             ConversationEventLog eventLog,
             WorkerProperties properties,
-            Traces traces) {
+            Traces traces,
+            TaskScheduler scheduler) {
         this.outbox = outbox;
         this.directory = directory;
         this.runtime = runtime;
@@ -88,6 +95,17 @@ class MessageDelivery implements SmartLifecycle {
         this.eventLog = eventLog;
         this.settings = properties.delivery();
         this.traces = traces;
+        this.scheduler = scheduler;
+        this.backOff = retryPolicy(settings);
+    }
+
+    /** {@code initial-backoff} doubling up to {@code max-backoff}, each wait up to a quarter off either way. */
+    static ExponentialBackOff retryPolicy(WorkerProperties.Delivery settings) {
+        ExponentialBackOff policy =
+                new ExponentialBackOff(settings.initialBackoff().toMillis(), 2.0);
+        policy.setMaxInterval(settings.maxBackoff().toMillis());
+        policy.setJitter(settings.initialBackoff().toMillis() / 4);
+        return policy;
     }
 
     /** After the accepting transaction commits, so the outbox row is there to read. */
@@ -138,23 +156,23 @@ class MessageDelivery implements SmartLifecycle {
 
     private void deliverAll(ConversationScope scope) throws InterruptedException {
         UUID conversationId = scope.conversationId();
-        Backoff backoff = new Backoff(settings.initialBackoff(), settings.maxBackoff());
+        BackOffExecution backoff = backOff.start();
         Optional<OutboxMessage> next;
         while (active && (next = outbox.nextUndelivered(conversationId)).isPresent()) {
             OutboxMessage message = next.get();
             WorkerLocation location = runtime.locate(scope.tenantEnvironment());
             if (!location.isReady()) {
                 notices.report(conversationId, statusOf(location.readiness()), location.detail());
-                Thread.sleep(backoff.next());
+                Thread.sleep(backoff.nextBackOff());
                 continue;
             }
             try {
                 if (attempt(scope, location, message)) {
-                    backoff.reset();
+                    backoff = backOff.start();
                 }
             } catch (WorkerCallFailed failed) {
                 notices.report(conversationId, WorkerStatusNotices.UNREACHABLE, failed.getMessage());
-                Thread.sleep(backoff.next());
+                Thread.sleep(backoff.nextBackOff());
             }
         }
     }
@@ -233,10 +251,8 @@ class MessageDelivery implements SmartLifecycle {
     @Override
     public void start() {
         active = true;
-        sweeper = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofVirtual().name("delivery-sweep").factory());
-        long every = settings.sweepInterval().toMillis();
-        sweeper.scheduleWithFixedDelay(
+        Duration every = settings.sweepInterval();
+        sweeper = scheduler.scheduleWithFixedDelay(
                 () -> {
                     try {
                         sweep();
@@ -244,17 +260,17 @@ class MessageDelivery implements SmartLifecycle {
                         log.warn("Delivery sweep failed: {}", e.getMessage());
                     }
                 },
-                every,
-                every,
-                TimeUnit.MILLISECONDS);
+                scheduler.getClock().instant().plus(every),
+                every);
     }
 
     @Override
     public void stop() {
         active = false;
-        ScheduledExecutorService current = sweeper;
+        ScheduledFuture<?> current = sweeper;
+        sweeper = null;
         if (current != null) {
-            current.shutdownNow();
+            current.cancel(true);
         }
     }
 

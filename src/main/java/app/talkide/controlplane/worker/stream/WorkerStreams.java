@@ -13,16 +13,17 @@ import app.talkide.controlplane.worker.client.WorkerClient;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 
 /**
@@ -50,7 +51,9 @@ public class WorkerStreams implements SmartLifecycle {
     private final MeterRegistry meters;
     private final MessageOutbox messages;
     private final Traces traces;
-    private volatile ScheduledExecutorService ticker;
+    private final TaskScheduler scheduler;
+    /** The renew and sweep timers while running; empty when stopped. Written under this. */
+    private volatile List<ScheduledFuture<?>> timers = List.of();
     /** Set by {@link #stop} and {@link #abandon}: from then on nothing is claimed here. Guarded by this. */
     private boolean stopped;
 
@@ -66,7 +69,8 @@ public class WorkerStreams implements SmartLifecycle {
             Clock clock,
             MeterRegistry meters,
             MessageOutbox messages,
-            Traces traces) {
+            Traces traces,
+            TaskScheduler scheduler) {
         this.leases = leases;
         this.directory = directory;
         this.runtime = runtime;
@@ -79,6 +83,7 @@ public class WorkerStreams implements SmartLifecycle {
         this.meters = meters;
         this.messages = messages;
         this.traces = traces;
+        this.scheduler = scheduler;
         Gauge.builder("talkide.worker.streams.consumed", consumers, Map::size).register(meters);
     }
 
@@ -192,23 +197,19 @@ public class WorkerStreams implements SmartLifecycle {
     @Override
     public synchronized void start() {
         stopped = false;
-        ticker = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofVirtual().name("worker-streams-ticker").factory());
-        long renewMillis = properties.stream().leaseRenewInterval().toMillis();
-        long sweepMillis = properties.stream().sweepInterval().toMillis();
-        ticker.scheduleWithFixedDelay(guarded(this::renew), renewMillis, renewMillis, TimeUnit.MILLISECONDS);
-        ticker.scheduleWithFixedDelay(guarded(this::sweep), 0, sweepMillis, TimeUnit.MILLISECONDS);
+        Duration renewEvery = properties.stream().leaseRenewInterval();
+        timers = List.of(
+                scheduler.scheduleWithFixedDelay(
+                        guarded(this::renew), scheduler.getClock().instant().plus(renewEvery), renewEvery),
+                scheduler.scheduleWithFixedDelay(
+                        guarded(this::sweep), properties.stream().sweepInterval()));
     }
 
     /** Graceful shutdown hands every stream over at once, so another replica need not wait for expiry. */
     @Override
     public synchronized void stop() {
         stopped = true;
-        ScheduledExecutorService running = ticker;
-        ticker = null;
-        if (running != null) {
-            running.shutdownNow();
-        }
+        cancelTimers();
         consumers.forEach((id, consumer) -> {
             consumer.stop();
             try {
@@ -223,18 +224,20 @@ public class WorkerStreams implements SmartLifecycle {
     /** Stops consuming without handing anything over, as a killed replica would (failover tests). */
     synchronized void abandon() {
         stopped = true;
-        ScheduledExecutorService running = ticker;
-        ticker = null;
-        if (running != null) {
-            running.shutdownNow();
-        }
+        cancelTimers();
         consumers.values().forEach(StreamConsumer::stop);
         consumers.clear();
     }
 
+    /** Interrupts a renewal or sweep in progress, as stopping always has: nothing it does must outlast us. */
+    private void cancelTimers() {
+        timers.forEach(timer -> timer.cancel(true));
+        timers = List.of();
+    }
+
     @Override
     public boolean isRunning() {
-        return ticker != null;
+        return !timers.isEmpty();
     }
 
     private static Runnable guarded(Runnable task) {

@@ -4,19 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import app.talkide.controlplane.conversation.ConversationEvent;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /** How a feed shares its events with many subscribers: one encoding per event, wake-ups spaced out. */
 class FeedFanOutTest {
@@ -25,11 +25,6 @@ class FeedFanOutTest {
     static final long HOUR = Duration.ofHours(1).toNanos();
 
     final RecordingAnnouncer announcer = new RecordingAnnouncer();
-
-    @AfterEach
-    void shutdown() {
-        announcer.shutdownNow();
-    }
 
     @Test
     void eachEventIsEncodedOnceAndTheBytesAreSharedByEverySubscriber() {
@@ -128,19 +123,19 @@ class FeedFanOutTest {
                 .toList();
     }
 
-    /** Keeps what the feed schedules, to run it when the test says. */
-    static final class RecordingAnnouncer extends ScheduledThreadPoolExecutor {
+    /** Keeps what the feed schedules, to run it when the test says; its clock stands still. */
+    static final class RecordingAnnouncer extends ThreadPoolTaskScheduler {
         final List<Runnable> tasks = new ArrayList<>();
         final List<Long> delays = new ArrayList<>();
 
         RecordingAnnouncer() {
-            super(1);
+            setClock(Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
         }
 
         @Override
-        public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+        public ScheduledFuture<?> schedule(Runnable command, Instant startTime) {
             tasks.add(command);
-            delays.add(unit.toNanos(delay));
+            delays.add(Duration.between(getClock().instant(), startTime).toNanos());
             return null;
         }
     }

@@ -47,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.test.annotation.DirtiesContext;
 
 /**
@@ -98,6 +99,9 @@ class WorkerStreamFailoverTest {
 
     @Autowired
     Traces traces;
+
+    @Autowired
+    TaskScheduler scheduler;
 
     WireMockServer controlPlane;
     ReferenceWorker worker;
@@ -283,6 +287,7 @@ class WorkerStreamFailoverTest {
                 Clock.systemUTC(),
                 new SimpleMeterRegistry(),
                 messages,
-                traces);
+                traces,
+                scheduler);
     }
 }

@@ -1,0 +1,174 @@
+package app.talkide.controlplane.system;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Properties;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.util.backoff.BackOff;
+import org.springframework.util.backoff.BackOffExecution;
+
+/**
+ * A PostgreSQL LISTEN on one channel, on a virtual thread of its own, over a dedicated connection (not
+ * from the pool, which it would hold forever). A quiet connection is checked with {@code select 1}, since a
+ * dead one would wait silently forever; a broken one is reopened after the backoff. Notifications sent
+ * while no LISTEN was in effect are lost, which is why the handler hears of every (re)connect.
+ */
+public final class PostgresListener {
+
+    private static final Logger log = LoggerFactory.getLogger(PostgresListener.class);
+
+    /** What the listener tells its owner, on the listening thread. */
+    public interface Handler {
+
+        /** LISTEN took effect; {@code again} when an earlier attempt came first (notifications may be lost). */
+        void listening(boolean again);
+
+        /** One notification's payload. */
+        void heard(@Nullable String payload);
+
+        /** The connection failed or broke; a reconnect follows after the backoff. */
+        default void lost() {}
+    }
+
+    private final String name;
+    private final String purpose;
+    private final String channel;
+    private final DataSource dataSource;
+    private final Duration poll;
+    private final BackOff reconnect;
+    private final Handler handler;
+    private volatile boolean running;
+    private volatile @Nullable Thread thread;
+    private volatile @Nullable Connection connection;
+
+    /**
+     * @param name the thread's name; the connection's {@code ApplicationName} is {@code talkide-<name>}
+     * @param purpose what is listened for, for the log ("conversation events")
+     * @param poll how long to wait for a notification before checking the connection is alive
+     */
+    public PostgresListener(
+            String name,
+            String purpose,
+            String channel,
+            DataSource dataSource,
+            Duration poll,
+            BackOff reconnect,
+            Handler handler) {
+        this.name = name;
+        this.purpose = purpose;
+        this.channel = channel;
+        this.dataSource = dataSource;
+        this.poll = poll;
+        this.reconnect = reconnect;
+        this.handler = handler;
+    }
+
+    public void start() {
+        running = true;
+        thread = Thread.ofVirtual().name(name).start(this::run);
+    }
+
+    /** Closes the connection, which ends a wait for notifications at once. */
+    public void stop() {
+        running = false;
+        closeConnection();
+        Thread stopping = thread;
+        if (stopping != null) {
+            stopping.interrupt();
+        }
+    }
+
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Breaks the connection as a network fault would (failover tests). */
+    public void breakConnection() {
+        closeConnection();
+    }
+
+    private void run() {
+        boolean again = false;
+        BackOffExecution backOff = reconnect.start();
+        while (running) {
+            try (Connection listening = open()) {
+                connection = listening;
+                try (Statement statement = listening.createStatement()) {
+                    statement.execute("listen \"" + channel + "\"");
+                }
+                handler.listening(again);
+                again = true;
+                backOff = reconnect.start();
+                listen(listening.unwrap(PGConnection.class), listening);
+            } catch (SQLException | RuntimeException e) {
+                if (!running) {
+                    return;
+                }
+                log.warn("Listening for {} failed ({}); reconnecting", purpose, e.getMessage());
+                again = true;
+                handler.lost();
+                pause(backOff.nextBackOff());
+            }
+        }
+    }
+
+    private void listen(PGConnection pg, Connection listening) throws SQLException {
+        while (running) {
+            PGNotification[] notifications = pg.getNotifications((int) poll.toMillis());
+            if (notifications == null || notifications.length == 0) {
+                try (Statement statement = listening.createStatement()) {
+                    statement.execute("select 1");
+                }
+                continue;
+            }
+            for (PGNotification notification : notifications) {
+                handler.heard(notification.getParameter());
+            }
+        }
+    }
+
+    private Connection open() throws SQLException {
+        if (dataSource.isWrapperFor(HikariDataSource.class)) {
+            HikariDataSource hikari = dataSource.unwrap(HikariDataSource.class);
+            Properties credentials = new Properties();
+            if (hikari.getUsername() != null) {
+                credentials.setProperty("user", hikari.getUsername());
+            }
+            if (hikari.getPassword() != null) {
+                credentials.setProperty("password", hikari.getPassword());
+            }
+            credentials.setProperty("ApplicationName", "talkide-" + name);
+            return DriverManager.getConnection(hikari.getJdbcUrl(), credentials);
+        }
+        throw new SQLException("LISTEN needs a connection of its own; the data source is not Hikari");
+    }
+
+    private void closeConnection() {
+        Connection open = connection;
+        if (open != null) {
+            try {
+                open.close();
+            } catch (SQLException ignored) {
+                // closing is all we wanted
+            }
+        }
+    }
+
+    private void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+        }
+    }
+}

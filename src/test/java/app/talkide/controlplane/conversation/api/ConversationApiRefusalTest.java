@@ -128,7 +128,7 @@ class ConversationApiRefusalTest {
         assertBadRequest(
                 http.postJson(
                         messages,
-                        "{\"text\":\"" + "x".repeat(ApiRecords.MAX_TEXT + 1) + "\",\"clientMessageId\":\"c\"}",
+                        "{\"text\":\"" + "x".repeat(SendMessage.MAX_TEXT + 1) + "\",\"clientMessageId\":\"c\"}",
                         "Authorization",
                         ALICE),
                 "text");

@@ -8,6 +8,8 @@ import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
+import app.talkide.controlplane.tenant.TenantEnvironments;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
@@ -74,6 +76,21 @@ class ConversationApiRefusalTest {
                 ALICE);
         assertThat(created.status()).isEqualTo(201);
         alices = created.json().get("id").asString();
+    }
+
+    @Test
+    void aTenantEnvironmentBeingDeletedTakesNoNewConversation() {
+        context.getBean(TenantEnvironments.class)
+                .changeStatus(carols, TenantEnvironmentStatus.DELETING, "deletion requested");
+
+        TestHttp.Response refused = http.postJson(
+                "/api/conversations",
+                "{\"tenant\":\"%s\",\"env\":\"%s\"}".formatted(carols.tenant(), carols.env()),
+                "Authorization",
+                CAROL);
+
+        assertThat(refused.status()).isEqualTo(409);
+        assertThat(refused.json().path("type").asString()).endsWith("/tenant-environment-being-deleted");
     }
 
     @Test

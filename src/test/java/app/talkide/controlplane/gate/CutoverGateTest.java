@@ -3,13 +3,10 @@ package app.talkide.controlplane.gate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import app.talkide.controlplane.local.runtime.NodeWorkerProcess;
+import app.talkide.controlplane.support.NodeWorkerTests;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.token.identity.IdentityTokens;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -48,16 +45,12 @@ class CutoverGateTest {
 
     @BeforeAll
     static void nodeIsThere() {
-        NodeWorkerProcess.missingRuntime().ifPresent(missing -> {
-            throw new IllegalStateException("This test runs the Node worker: " + missing);
-        });
-        NodeWorkerProcess.prepare(Path.of("worker").toAbsolutePath());
+        NodeWorkerTests.requireNodeAndBuildTheWorker();
     }
 
     @DynamicPropertySource
-    static void dataDir(DynamicPropertyRegistry registry) throws IOException {
-        Path dataDir = Files.createTempDirectory("talkide-gate-");
-        registry.add("talkide.data-dir", dataDir::toString);
+    static void dataDir(DynamicPropertyRegistry registry) {
+        NodeWorkerTests.freshDataDir(registry, "talkide-gate-");
     }
 
     @Autowired

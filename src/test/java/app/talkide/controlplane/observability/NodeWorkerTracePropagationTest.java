@@ -1,31 +1,25 @@
 package app.talkide.controlplane.observability;
 
+import static app.talkide.controlplane.support.CapturedSpans.describe;
+import static app.talkide.controlplane.support.CapturedSpans.first;
+import static app.talkide.controlplane.support.CapturedSpans.isServer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import app.talkide.controlplane.local.runtime.NodeWorkerProcess;
+import app.talkide.controlplane.support.CapturedSpans;
+import app.talkide.controlplane.support.CapturesSpans;
+import app.talkide.controlplane.support.NodeWorkerTests;
 import app.talkide.controlplane.support.TestHttp;
 import io.opentelemetry.api.common.AttributeKey;
-import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.function.Predicate;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.micrometer.tracing.test.autoconfigure.AutoConfigureTracing;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -39,14 +33,11 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @Tag("node-worker")
 @DirtiesContext
-@AutoConfigureTracing
-@Import(NodeWorkerTracePropagationTest.Spans.class)
+@CapturesSpans
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "talkide.localdev.worker=node",
-            "management.tracing.sampling.probability=1.0",
-            "management.opentelemetry.tracing.export.schedule-delay=100ms",
             "talkide.worker.delivery.initial-backoff=50ms",
             "talkide.worker.delivery.max-backoff=1s"
         })
@@ -56,30 +47,18 @@ class NodeWorkerTracePropagationTest {
     /** The engine starts in seconds on a quiet machine; a busy shared one is much slower. */
     static final Duration TURN = Duration.ofMinutes(3);
 
-    @TestConfiguration(proxyBeanMethods = false)
-    static class Spans {
-        @Bean
-        InMemorySpanExporter inMemorySpanExporter() {
-            return InMemorySpanExporter.create();
-        }
-    }
-
     @BeforeAll
     static void nodeIsThere() {
-        NodeWorkerProcess.missingRuntime().ifPresent(missing -> {
-            throw new IllegalStateException("This test runs the Node worker: " + missing);
-        });
-        NodeWorkerProcess.prepare(Path.of("worker").toAbsolutePath());
+        NodeWorkerTests.requireNodeAndBuildTheWorker();
     }
 
     @DynamicPropertySource
-    static void dataDir(DynamicPropertyRegistry registry) throws IOException {
-        Path dataDir = Files.createTempDirectory("talkide-node-trace-");
-        registry.add("talkide.data-dir", dataDir::toString);
+    static void dataDir(DynamicPropertyRegistry registry) {
+        NodeWorkerTests.freshDataDir(registry, "talkide-node-trace-");
     }
 
     @Autowired
-    InMemorySpanExporter spans;
+    CapturedSpans spans;
 
     @LocalServerPort
     int port;
@@ -101,68 +80,41 @@ class NodeWorkerTracePropagationTest {
                         .status())
                 .isEqualTo(202);
 
-        SpanData browser = await().atMost(Duration.ofSeconds(30))
-                .until(() -> find(span -> isServer(span, "/api/conversations/{id}/messages")), Optional::isPresent)
-                .orElseThrow();
+        SpanData browser = spans.awaitSpan(
+                Duration.ofSeconds(30), span -> isServer(span, "POST", "/api/conversations/{id}/messages"));
         String trace = browser.getTraceId();
         // The turn's last calls back: the tool's completion and the second model call's usage.
         await().atMost(TURN)
-                .until(() -> inTrace(trace).stream()
-                                .filter(span -> isServer(span, "/api/internal/worker/tool-events"))
+                .until(() -> spans.inTrace(trace).stream()
+                                .filter(span -> isServer(span, "POST", "/api/internal/worker/tool-events"))
                                 .count()
                         >= 2);
         await().atMost(Duration.ofSeconds(60))
-                .until(() -> inTrace(trace).stream()
-                                .filter(span -> isServer(span, "/api/internal/worker/usage"))
+                .until(() -> spans.inTrace(trace).stream()
+                                .filter(span -> isServer(span, "POST", "/api/internal/worker/usage"))
                                 .count()
                         >= 2);
-        List<SpanData> inTrace = inTrace(trace);
-        String names =
-                inTrace.stream().map(NodeWorkerTracePropagationTest::describe).collect(Collectors.joining("\n"));
+        List<SpanData> inTrace = spans.inTrace(trace);
+        String names = describe(inTrace);
 
-        SpanData delivery = only(inTrace, span -> span.getName().equals("deliver message"), names);
+        SpanData delivery = first(inTrace, span -> span.getName().equals("deliver message"));
         assertThat(delivery.getParentSpanId()).as(names).isEqualTo(browser.getSpanId());
         for (String callBack : List.of(
                 "/api/v1/worker-gateway/token/mint",
                 "/api/internal/worker/activity",
                 "/api/internal/worker/tool-events",
                 "/api/internal/worker/usage")) {
-            SpanData call = only(inTrace, span -> isServer(span, callBack), names);
+            SpanData call = first(inTrace, span -> isServer(span, "POST", callBack));
             assertThat(call.getParentSpanId())
                     .as("the Node worker passed the command's context on to " + callBack + "\n" + names)
                     .isEqualTo(delivery.getSpanId());
         }
-        SpanData upstream = only(inTrace, span -> span.getName().equals("anthropic messages"), names);
-        SpanData gateway = only(inTrace, span -> span.getSpanId().equals(upstream.getParentSpanId()), names);
+        SpanData upstream = first(inTrace, span -> span.getName().equals("anthropic messages"));
+        SpanData gateway = first(inTrace, span -> span.getSpanId().equals(upstream.getParentSpanId()));
         assertThat(gateway.getAttributes().get(AttributeKey.stringKey("uri")))
                 .as(names)
                 .contains("/api/internal/gateway/anthropic");
         assertThat(gateway.getParentSpanId()).isEqualTo(delivery.getSpanId());
         assertThat(names).doesNotContain("Trace me");
-    }
-
-    private List<SpanData> inTrace(String trace) {
-        return spans.getFinishedSpanItems().stream()
-                .filter(span -> span.getTraceId().equals(trace))
-                .toList();
-    }
-
-    private Optional<SpanData> find(Predicate<SpanData> wanted) {
-        return spans.getFinishedSpanItems().stream().filter(wanted).findFirst();
-    }
-
-    private static SpanData only(List<SpanData> spans, Predicate<SpanData> wanted, String names) {
-        List<SpanData> found = spans.stream().filter(wanted).toList();
-        assertThat(found).as("in the trace:\n" + names).isNotEmpty();
-        return found.getFirst();
-    }
-
-    private static boolean isServer(SpanData span, String uri) {
-        return uri.equals(span.getAttributes().get(AttributeKey.stringKey("uri")))
-                && "POST".equals(span.getAttributes().get(AttributeKey.stringKey("method")));
-    }
-
-    private static String describe(SpanData span) {
-        return span.getName() + " " + span.getSpanId() + " <- " + span.getParentSpanId() + " " + span.getAttributes();
     }
 }

@@ -1,13 +1,17 @@
 package app.talkide.controlplane.observability;
 
+import static app.talkide.controlplane.support.CapturedSpans.describe;
+import static app.talkide.controlplane.support.CapturedSpans.first;
+import static app.talkide.controlplane.support.CapturedSpans.isServer;
 import static com.github.tomakehurst.wiremock.client.WireMock.ok;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.support.AnthropicStreams;
+import app.talkide.controlplane.support.CapturedSpans;
+import app.talkide.controlplane.support.CapturesSpans;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.TestHttp;
@@ -15,26 +19,18 @@ import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.opentelemetry.api.common.AttributeKey;
-import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.function.Predicate;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.micrometer.tracing.test.autoconfigure.AutoConfigureTracing;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -46,15 +42,10 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @DatabaseTest
 @ExtendWith(OutputCaptureExtension.class)
-@AutoConfigureTracing
-@Import(TracePropagationTest.Spans.class)
+@CapturesSpans
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-            "management.tracing.sampling.probability=1.0",
-            "management.opentelemetry.tracing.export.schedule-delay=100ms",
-            "talkide.worker.delivery.initial-backoff=50ms"
-        })
+        properties = "talkide.worker.delivery.initial-backoff=50ms")
 class TracePropagationTest {
 
     static final String DEV = TestHttp.basic("dev", "dev");
@@ -64,14 +55,6 @@ class TracePropagationTest {
 
     static {
         anthropic.start();
-    }
-
-    @TestConfiguration(proxyBeanMethods = false)
-    static class Spans {
-        @Bean
-        InMemorySpanExporter inMemorySpanExporter() {
-            return InMemorySpanExporter.create();
-        }
     }
 
     @DynamicPropertySource
@@ -90,7 +73,7 @@ class TracePropagationTest {
     ApplicationContext context;
 
     @Autowired
-    InMemorySpanExporter spans;
+    CapturedSpans spans;
 
     @LocalServerPort
     int port;
@@ -118,34 +101,25 @@ class TracePropagationTest {
                 DEV);
         assertThat(sent.status()).isEqualTo(202);
 
-        SpanData browser = await().atMost(Duration.ofSeconds(30))
-                .until(
-                        () -> find(span -> isServer(span, "POST", "/api/conversations/{id}/messages")),
-                        Optional::isPresent)
-                .orElseThrow();
+        SpanData browser = spans.awaitSpan(
+                Duration.ofSeconds(30), span -> isServer(span, "POST", "/api/conversations/{id}/messages"));
         String trace = browser.getTraceId();
 
-        SpanData upstream = await().atMost(Duration.ofSeconds(60))
-                .until(
-                        () -> find(span -> span.getTraceId().equals(trace)
-                                && span.getName().equals("anthropic messages")),
-                        Optional::isPresent)
-                .orElseThrow();
+        SpanData upstream = spans.awaitSpan(
+                Duration.ofSeconds(60),
+                span -> span.getTraceId().equals(trace) && span.getName().equals("anthropic messages"));
         // The gateway's server span ends after its upstream child, when the response is complete.
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> find(span -> span.getSpanId().equals(upstream.getParentSpanId())), Optional::isPresent);
-        List<SpanData> inTrace = spans.getFinishedSpanItems().stream()
-                .filter(span -> span.getTraceId().equals(trace))
-                .toList();
-        String names = inTrace.stream().map(TracePropagationTest::describe).collect(Collectors.joining("\n"));
+        spans.awaitSpan(Duration.ofSeconds(30), span -> span.getSpanId().equals(upstream.getParentSpanId()));
+        List<SpanData> inTrace = spans.inTrace(trace);
+        String names = describe(inTrace);
 
-        SpanData delivery = only(inTrace, span -> span.getName().equals("deliver message"), names);
+        SpanData delivery = first(inTrace, span -> span.getName().equals("deliver message"));
         assertThat(delivery.getParentSpanId()).as(names).isEqualTo(browser.getSpanId());
-        SpanData mint = only(inTrace, span -> isServer(span, "POST", "/api/v1/worker-gateway/token/mint"), names);
+        SpanData mint = first(inTrace, span -> isServer(span, "POST", "/api/v1/worker-gateway/token/mint"));
         assertThat(mint.getParentSpanId())
                 .as("the worker passed the command's context on")
                 .isEqualTo(delivery.getSpanId());
-        SpanData gateway = only(inTrace, span -> span.getSpanId().equals(upstream.getParentSpanId()), names);
+        SpanData gateway = first(inTrace, span -> span.getSpanId().equals(upstream.getParentSpanId()));
         assertThat(gateway.getParentSpanId()).isEqualTo(delivery.getSpanId());
         assertThat(gateway.getAttributes().get(AttributeKey.stringKey("uri")))
                 .contains("/api/internal/gateway/anthropic");
@@ -163,12 +137,9 @@ class TracePropagationTest {
         assertThat(upstream.getAttributes().get(AttributeKey.stringKey("http.response.status_code")))
                 .isEqualTo("200");
 
-        SpanData turn = await().atMost(Duration.ofSeconds(30))
-                .until(
-                        () -> find(span -> span.getTraceId().equals(trace)
-                                && span.getName().equals("turn completed")),
-                        Optional::isPresent)
-                .orElseThrow();
+        SpanData turn = spans.awaitSpan(
+                Duration.ofSeconds(30),
+                span -> span.getTraceId().equals(trace) && span.getName().equals("turn completed"));
         assertThat(turn.getParentSpanId())
                 .as("the turn's end continues the message's trace")
                 .isEqualTo(browser.getSpanId());
@@ -180,24 +151,5 @@ class TracePropagationTest {
         assertThat(turnLine).contains(trace).contains(turn.getSpanId());
         // No secret rides on a span.
         assertThat(names).doesNotContain("sk-ant-test-key").doesNotContain("Trace me");
-    }
-
-    private Optional<SpanData> find(Predicate<SpanData> wanted) {
-        return spans.getFinishedSpanItems().stream().filter(wanted).findFirst();
-    }
-
-    private static SpanData only(List<SpanData> spans, Predicate<SpanData> wanted, String names) {
-        List<SpanData> found = spans.stream().filter(wanted).toList();
-        assertThat(found).as("in the trace:\n" + names).isNotEmpty();
-        return found.getFirst();
-    }
-
-    private static boolean isServer(SpanData span, String method, String uri) {
-        return uri.equals(span.getAttributes().get(AttributeKey.stringKey("uri")))
-                && method.equals(span.getAttributes().get(AttributeKey.stringKey("method")));
-    }
-
-    private static String describe(SpanData span) {
-        return span.getName() + " " + span.getSpanId() + " <- " + span.getParentSpanId() + " " + span.getAttributes();
     }
 }

@@ -8,6 +8,8 @@ import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.gateway.AnthropicFixtures;
 import app.talkide.controlplane.gateway.GatewayTestSupport;
+import app.talkide.controlplane.support.CapturedSpans;
+import app.talkide.controlplane.support.CapturesSpans;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.TestHttp;
@@ -15,7 +17,6 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -24,13 +25,9 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.micrometer.tracing.test.autoconfigure.AutoConfigureTracing;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -40,14 +37,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * the span it names: the mint endpoint, the gateway and the reports endpoints alike.
  */
 @DatabaseTest
-@AutoConfigureTracing
-@Import(WorkerCallsContinueTheTraceTest.Spans.class)
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-            "management.tracing.sampling.probability=1.0",
-            "management.opentelemetry.tracing.export.schedule-delay=100ms"
-        })
+@CapturesSpans
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class WorkerCallsContinueTheTraceTest {
 
     static final SecureRandom RANDOM = new SecureRandom();
@@ -56,14 +47,6 @@ class WorkerCallsContinueTheTraceTest {
 
     static {
         anthropic.start();
-    }
-
-    @TestConfiguration(proxyBeanMethods = false)
-    static class Spans {
-        @Bean
-        InMemorySpanExporter inMemorySpanExporter() {
-            return InMemorySpanExporter.create();
-        }
     }
 
     @DynamicPropertySource
@@ -81,7 +64,7 @@ class WorkerCallsContinueTheTraceTest {
     ApplicationContext context;
 
     @Autowired
-    InMemorySpanExporter spans;
+    CapturedSpans spans;
 
     @LocalServerPort
     int port;
@@ -144,7 +127,7 @@ class WorkerCallsContinueTheTraceTest {
     private SpanData serverSpanOf(Parent caller) {
         List<SpanData> found = await().atMost(Duration.ofSeconds(30))
                 .until(
-                        () -> spans.getFinishedSpanItems().stream()
+                        () -> spans.all().stream()
                                 .filter(span -> span.getKind() == SpanKind.SERVER
                                         && span.getTraceId().equals(caller.traceId()))
                                 .toList(),

@@ -11,12 +11,8 @@ import app.talkide.controlplane.conversation.Conversations;
 import app.talkide.controlplane.conversation.InterruptRequested;
 import app.talkide.controlplane.conversation.MessageIntake;
 import app.talkide.controlplane.conversation.TurnPage;
-import app.talkide.controlplane.conversation.api.ApiRecords.ConversationPage;
-import app.talkide.controlplane.conversation.api.ApiRecords.ConversationView;
-import app.talkide.controlplane.conversation.api.ApiRecords.EventPage;
-import app.talkide.controlplane.conversation.api.ApiRecords.EventView;
-import app.talkide.controlplane.conversation.api.ApiRecords.HistoryPage;
 import app.talkide.controlplane.membership.Memberships;
+import app.talkide.controlplane.tenant.TenantEnvironmentBeingDeleted;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironmentNotOffered;
 import app.talkide.controlplane.tenant.TenantEnvironmentOffers;
@@ -77,7 +73,8 @@ class BrowserConversations {
             throw new ConversationProblems.UnknownTenantEnvironment(in);
         }
         if (tenantEnvironments.get(in).status() == TenantEnvironmentStatus.DELETING) {
-            throw new ConversationProblems.TenantEnvironmentDeleting(in);
+            throw new TenantEnvironmentBeingDeleted(
+                    in, TenantEnvironmentStatus.DELETING, "it takes no new conversations.");
         }
         if (!offers.offered(in)) {
             throw new TenantEnvironmentNotOffered(in);

@@ -1,9 +1,6 @@
 package app.talkide.controlplane.conversation.api;
 
 import app.talkide.controlplane.conversation.Conversation;
-import app.talkide.controlplane.conversation.api.ApiRecords.ConversationPage;
-import app.talkide.controlplane.conversation.api.ApiRecords.ConversationView;
-import app.talkide.controlplane.conversation.api.ApiRecords.StartConversation;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;

@@ -25,17 +25,6 @@ final class ConversationProblems {
         }
     }
 
-    /** Being deleted: it takes no new conversations. */
-    static final class TenantEnvironmentDeleting extends ProblemException {
-        TenantEnvironmentDeleting(TenantEnvironmentId id) {
-            super(
-                    HttpStatus.CONFLICT,
-                    "tenant-environment-deleting",
-                    "Tenant-environment is being deleted",
-                    "The tenant-environment " + id + " is being deleted and takes no new conversations.");
-        }
-    }
-
     /** A query parameter the API cannot use. */
     static final class InvalidQuery extends ProblemException {
         InvalidQuery(String field, String why) {

@@ -1,7 +1,5 @@
 package app.talkide.controlplane.conversation.api;
 
-import app.talkide.controlplane.conversation.api.ApiRecords.EventPage;
-import app.talkide.controlplane.conversation.api.ApiRecords.HistoryPage;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import java.security.Principal;

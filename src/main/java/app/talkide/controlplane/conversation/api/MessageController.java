@@ -1,7 +1,5 @@
 package app.talkide.controlplane.conversation.api;
 
-import app.talkide.controlplane.conversation.api.ApiRecords.MessageReceipt;
-import app.talkide.controlplane.conversation.api.ApiRecords.SendMessage;
 import jakarta.validation.Valid;
 import java.security.Principal;
 import java.util.UUID;

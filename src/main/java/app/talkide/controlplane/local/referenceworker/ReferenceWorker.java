@@ -42,7 +42,8 @@ public final class ReferenceWorker implements AutoCloseable {
                 http,
                 settings.gatewayBaseUrl(),
                 new WorkerTokenMinter(http, settings.gatewayBaseUrl(), settings.identityToken()));
-        TurnRunner turns = new TurnRunner(http, proxy, new Tools(clock), settings.model(), settings.maxTokens());
+        TurnRunner turns =
+                new TurnRunner(http, proxy, new CurrentTimeTool(clock), settings.model(), settings.maxTokens());
         CommandAuthentication authentication = new CommandAuthentication(settings, clock);
         SessionRoutes routes = new SessionRoutes(sessions, turns, authentication, settings.heartbeat());
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), settings.port()), 0);

@@ -26,14 +26,14 @@ final class TurnRunner {
 
     private final HttpClient http;
     private final GatewayProxyServer proxy;
-    private final Tools tools;
+    private final CurrentTimeTool tool;
     private final String model;
     private final int maxTokens;
 
-    TurnRunner(HttpClient http, GatewayProxyServer proxy, Tools tools, String model, int maxTokens) {
+    TurnRunner(HttpClient http, GatewayProxyServer proxy, CurrentTimeTool tool, String model, int maxTokens) {
         this.http = http;
         this.proxy = proxy;
-        this.tools = tools;
+        this.tool = tool;
         this.model = model;
         this.maxTokens = maxTokens;
     }
@@ -95,7 +95,7 @@ final class TurnRunner {
                 .put("stream", true)
                 .put("system", SYSTEM_PROMPT);
         body.set("messages", HttpExchanges.JSON.valueToTree(session.transcript()));
-        body.set("tools", tools.definitions());
+        body.set("tools", tool.definitions());
         HttpRequest.Builder builder = HttpRequest.newBuilder(
                         java.net.URI.create(proxy.baseUrlFor(session.id()) + "/v1/messages?beta=true"))
                 .header("Content-Type", "application/json")
@@ -151,7 +151,7 @@ final class TurnRunner {
             ObjectNode started = turnData(turn).put("toolUseId", id).put("name", name);
             started.set("input", toolUse.path("input"));
             session.emit("tool.started", started);
-            Tools.Result result = tools.run(name, toolUse.path("input"));
+            CurrentTimeTool.Result result = tool.run(name, toolUse.path("input"));
             session.emit(
                     "tool.completed",
                     turnData(turn)

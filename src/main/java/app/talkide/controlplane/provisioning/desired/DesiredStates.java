@@ -6,6 +6,7 @@ import app.talkide.controlplane.provisioning.DesiredStateChanged;
 import app.talkide.controlplane.provisioning.ProvisioningProperties;
 import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler;
 import app.talkide.controlplane.tenant.TenantEnvironment;
+import app.talkide.controlplane.tenant.TenantEnvironmentBeingDeleted;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
 import app.talkide.controlplane.tenant.TenantEnvironments;
@@ -66,7 +67,9 @@ public class DesiredStates implements BuildPlacements {
             TenantEnvironment environment = tenantEnvironments.register(id);
             boolean revived = false;
             switch (environment.status()) {
-                case DELETING -> throw new TenantEnvironmentBeingDeleted(id);
+                case DELETING ->
+                    throw new TenantEnvironmentBeingDeleted(
+                            id, TenantEnvironmentStatus.DELETING, "set its desired state again once it is DELETED.");
                 case DELETED -> {
                     tenantEnvironments.changeStatus(id, TenantEnvironmentStatus.PROVISIONING, null);
                     revived = true;

@@ -8,15 +8,9 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Whether a live object still has every field the control plane sets, as the builders set it. Fields the API
- * server or other controllers add (defaults, status, cluster IPs, annotations) are not ours and are ignored;
- * lists must match element by element (an added port, rule or subject is drift), except the lists Kubernetes
- * itself merges by name ({@link #NAMED_LISTS}: containers, env, volumes, volume mounts): there each of our
- * elements must be present and match, and an element someone else added (an admission webhook's sidecar or
- * environment variable) is not ours, so it does not cause a patch (and a worker restart) on every pass.
- * Quantities are compared by value, because the API server may rewrite {@code 0.5} as {@code 500m}. Label
- * selectors are the exception to "maps as subsets": a key added to a selector narrows what it selects (a
- * Service without endpoints, a NetworkPolicy that no longer covers every pod), so they are owned whole.
+ * Whether a live object still has every field the control plane sets, as the builders set it: what others add
+ * is not ours (except in label selectors, owned whole), lists merged by name ({@link #NAMED_LISTS}) are owned
+ * element by element, quantities compare by value. Why: docs/provisioning.md, "Reconcile".
  */
 final class OwnedFields {
 

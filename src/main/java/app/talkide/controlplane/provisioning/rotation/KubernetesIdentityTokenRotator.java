@@ -20,19 +20,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Component;
 
 /**
- * Rotates a worker's identity token in the cluster, in an order that never leaves a pod without a
- * working token: (1) issue the new token (committed before anything else sees it); (2) put it into the
- * Secret, only if the Secret is unchanged since it was read (a concurrent rotation makes this one back
- * out and revoke its unused token); (3) roll the Deployment, so new pods start with the new token while
- * old pods keep the old one; (4) retire every token issued before the new one at the end of the grace
- * period. The grace is a revocation time in the token table, so a restart does not lose it.
- *
- * <p>Not transactional on purpose: the new token must be committed before the Secret carries it, or a
- * new pod could present it before it exists and a replica would cache the miss.
- *
- * <p>A restart between (2) and (4) leaves the Secret ahead of the token table; {@link #finish} (called
- * by the leader's sweep for any tenant-environment with more than one live token) derives that from the
- * Secret and the Deployment and completes steps (3) and (4).
+ * Rotates a worker's identity token in the cluster without leaving a pod without a working one: issue,
+ * swap it into the Secret, roll, retire the old after the grace; {@link #finish} completes one a restart cut
+ * short. Not transactional on purpose. Why and in which order: docs/provisioning.md, "Identity-token rotation".
  */
 @Component
 @ConditionalOnProperty(name = "talkide.worker.runtime", havingValue = "kubernetes")

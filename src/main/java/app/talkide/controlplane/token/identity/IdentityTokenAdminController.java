@@ -1,5 +1,6 @@
 package app.talkide.controlplane.token.identity;
 
+import app.talkide.controlplane.tenant.TenantEnvironmentBeingDeleted;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
 import app.talkide.controlplane.tenant.TenantEnvironments;
@@ -72,7 +73,7 @@ class IdentityTokenAdminController {
         TenantEnvironmentId id = TenantEnvironmentId.of(tenant, env);
         TenantEnvironmentStatus status = tenantEnvironments.get(id).status();
         if (status == TenantEnvironmentStatus.DELETING || status == TenantEnvironmentStatus.DELETED) {
-            throw new TenantEnvironmentBeingDeleted(id);
+            throw new TenantEnvironmentBeingDeleted(id, status, "it gets no new identity tokens.");
         }
         return id;
     }

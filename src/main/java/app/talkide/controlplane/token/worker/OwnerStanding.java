@@ -14,13 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.stereotype.Component;
 
 /**
- * Whether a worker may still act for a conversation's owner: the owner is still a member of the
- * tenant-environment and the tenant-environment is not being torn down. Asked at mint and on every
- * WorkerToken use. A yes is remembered per replica, so the gateway's hot path reads no database; it is
- * forgotten when the membership is revoked or the tenant-environment closes (at once on the replica that
- * made the change, through {@link StandingChanges}' NOTIFY on the others, within milliseconds), and after
- * {@link #MAX_AGE} whatever happened, in case a notification was lost while the LISTEN connection was
- * down. A no is never remembered: a re-granted member works on the next call.
+ * Whether a worker may still act for a conversation's owner (still a member, tenant-environment not closing),
+ * asked at mint and on every WorkerToken use. A yes is remembered per replica for at most {@link #MAX_AGE},
+ * forgotten at once on a change ({@link StandingChanges}); a no never is. See docs/security.md.
  */
 @Component
 public class OwnerStanding {

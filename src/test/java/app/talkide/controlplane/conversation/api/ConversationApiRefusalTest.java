@@ -8,6 +8,8 @@ import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
+import app.talkide.controlplane.tenant.TenantEnvironments;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
@@ -77,6 +79,21 @@ class ConversationApiRefusalTest {
     }
 
     @Test
+    void aTenantEnvironmentBeingDeletedTakesNoNewConversation() {
+        context.getBean(TenantEnvironments.class)
+                .changeStatus(carols, TenantEnvironmentStatus.DELETING, "deletion requested");
+
+        TestHttp.Response refused = http.postJson(
+                "/api/conversations",
+                "{\"tenant\":\"%s\",\"env\":\"%s\"}".formatted(carols.tenant(), carols.env()),
+                "Authorization",
+                CAROL);
+
+        assertThat(refused.status()).isEqualTo(409);
+        assertThat(refused.json().path("type").asString()).endsWith("/tenant-environment-being-deleted");
+    }
+
+    @Test
     void anotherMemberOfTheSameTenantEnvironmentGetsNotFoundEverywhere() {
         assertEveryEndpointIsNotFound(alices, BOB);
         assertThat(http.get("/api/conversations", "Authorization", BOB).json().get("conversations"))
@@ -128,7 +145,7 @@ class ConversationApiRefusalTest {
         assertBadRequest(
                 http.postJson(
                         messages,
-                        "{\"text\":\"" + "x".repeat(ApiRecords.MAX_TEXT + 1) + "\",\"clientMessageId\":\"c\"}",
+                        "{\"text\":\"" + "x".repeat(SendMessage.MAX_TEXT + 1) + "\",\"clientMessageId\":\"c\"}",
                         "Authorization",
                         ALICE),
                 "text");

@@ -322,7 +322,7 @@ class IdentityTokenRotationTest {
 
         for (TestHttp.Response response : List.of(rotated, issued)) {
             assertThat(response.status()).isEqualTo(409);
-            assertThat(response.json().path("type").asString()).endsWith("/tenant-environment-deleted");
+            assertThat(response.json().path("type").asString()).endsWith("/tenant-environment-being-deleted");
         }
         assertThat(identityTokens.list(leaving)).isEmpty();
     }

@@ -9,13 +9,13 @@ import tools.jackson.databind.node.ObjectNode;
  * The reference worker's one tool, so the tool-use loop and its {@code tool.started}/{@code tool.completed}
  * events run for real. A real worker has the Agent SDK's tools and MCP servers instead.
  */
-final class Tools {
+final class CurrentTimeTool {
 
     record Result(String output, boolean isError) {}
 
     private final Clock clock;
 
-    Tools(Clock clock) {
+    CurrentTimeTool(Clock clock) {
         this.clock = clock;
     }
 

@@ -17,9 +17,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Verifies {@code X-Worker-Token} on every {@code /api/internal/**} request that the internal security
  * chain serves ({@link WorkerTokenCheck}) and puts the {@link WorkerPrincipal} into the security context.
  */
-public final class WorkerTokenValidationFilter extends OncePerRequestFilter {
-
-    public static final String HEADER = WorkerTokenCheck.HEADER;
+final class WorkerTokenValidationFilter extends OncePerRequestFilter {
 
     private final WorkerTokenCheck check;
     private final SecurityContextHolderStrategy contexts = SecurityContextHolder.getContextHolderStrategy();

@@ -38,6 +38,16 @@ public final class AnthropicErrors {
         return ("event: error\ndata: " + JSON.writeValueAsString(root) + "\n\n").getBytes(StandardCharsets.UTF_8);
     }
 
+    /** 404 for anything under the gateway's prefix that is not one of the calls it forwards. */
+    public static void notFound(HttpServletResponse response) throws IOException {
+        write(
+                response,
+                404,
+                "not_found_error",
+                "Not found: the gateway serves POST /v1/messages and POST /v1/messages/count_tokens.",
+                "gw_not_found");
+    }
+
     public static void write(HttpServletResponse response, int status, String type, String message, String requestId)
             throws IOException {
         byte[] body = body(type, message, requestId);

@@ -66,10 +66,22 @@ public class Traces {
         return new SpanScope(span, tracer.withSpan(span));
     }
 
-    /** Starts a child of the current span, current until the returned scope closes. */
+    /**
+     * Starts a child of the current span, current until the returned scope closes; a no-op scope when the
+     * current span is not recorded (tracing off or not sampled), since nothing would ever export it.
+     */
     public SpanScope child(String name) {
+        if (!recording()) {
+            return SpanScope.NONE;
+        }
         Span span = tracer.nextSpan().name(name).start();
         return new SpanScope(span, tracer.withSpan(span));
+    }
+
+    /** Whether the current span is recorded: there is one and it is sampled. */
+    public boolean recording() {
+        Span current = tracer.currentSpan();
+        return current != null && Boolean.TRUE.equals(current.context().sampled());
     }
 
     /** Tags the current span, if any (the server span of the request being handled, say). */
@@ -82,6 +94,8 @@ public class Traces {
 
     /** A started span and the scope that makes it current; closing ends both. */
     public static final class SpanScope implements AutoCloseable {
+
+        static final SpanScope NONE = new SpanScope(Span.NOOP, () -> {});
 
         private final Span span;
         private final Tracer.SpanInScope scope;

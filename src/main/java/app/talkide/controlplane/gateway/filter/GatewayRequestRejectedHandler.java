@@ -26,12 +26,7 @@ class GatewayRequestRejectedHandler implements RequestRejectedHandler {
     public void handle(HttpServletRequest request, HttpServletResponse response, RequestRejectedException rejected)
             throws IOException, ServletException {
         if (GatewayPaths.isGateway(request)) {
-            AnthropicErrors.write(
-                    response,
-                    404,
-                    "not_found_error",
-                    "Not found: the gateway serves POST /v1/messages and" + " POST /v1/messages/count_tokens.",
-                    "gw_not_found");
+            AnthropicErrors.notFound(response);
         } else {
             elsewhere.handle(request, response, rejected);
         }

@@ -40,7 +40,7 @@ class CountTokensHandler {
         try {
             body = bodies.read(request);
         } catch (GatewayError refused) {
-            Responses.error(response, call, refused);
+            refused.writeTo(response, call.requestId());
             return;
         }
         try (body) {
@@ -54,11 +54,11 @@ class CountTokensHandler {
         byte[] body = held.bytes();
         AnthropicUpstream target;
         try {
-            MessagesRequest parsed = MessagesRequest.parse(body);
+            MessagesRequestFacts parsed = MessagesRequestFacts.parse(body);
             call.priced(parsed.model(), prices.forModel(parsed.model()));
             target = forwarder.target();
         } catch (GatewayError refused) {
-            Responses.error(response, call, refused);
+            refused.writeTo(response, call.requestId());
             return;
         }
         CallOutcome outcome = CallOutcome.UPSTREAM_ERROR;
@@ -73,7 +73,7 @@ class CountTokensHandler {
                         : delivered ? CallOutcome.COMPLETED : CallOutcome.CLIENT_CANCELLED;
             }
         } catch (GatewayError unreachable) {
-            Responses.error(response, call, unreachable);
+            unreachable.writeTo(response, call.requestId());
         } finally {
             budgets.record(call.record(TokenCounts.NONE, 0, outcome));
         }

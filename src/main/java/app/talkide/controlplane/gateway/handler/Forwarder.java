@@ -2,8 +2,8 @@ package app.talkide.controlplane.gateway.handler;
 
 import app.talkide.controlplane.gateway.AnthropicUpstream;
 import app.talkide.controlplane.gateway.GatewayProperties;
-import app.talkide.controlplane.gateway.filter.RequestHeaderFilter;
-import app.talkide.controlplane.gateway.filter.ResponseHeaderFilter;
+import app.talkide.controlplane.gateway.filter.ForwardedRequestHeaders;
+import app.talkide.controlplane.gateway.filter.ForwardedResponseHeaders;
 import app.talkide.controlplane.gateway.upstream.UpstreamClient;
 import app.talkide.controlplane.gateway.upstream.UpstreamFailure;
 import jakarta.servlet.http.HttpServletRequest;
@@ -21,12 +21,12 @@ import org.springframework.stereotype.Component;
 class Forwarder {
 
     private final UpstreamClient client;
-    private final RequestHeaderFilter requestHeaders;
+    private final ForwardedRequestHeaders requestHeaders;
     private final GatewayMetrics metrics;
 
     Forwarder(UpstreamClient client, GatewayProperties properties, GatewayMetrics metrics) {
         this.client = client;
-        this.requestHeaders = new RequestHeaderFilter(properties.anthropicVersion());
+        this.requestHeaders = new ForwardedRequestHeaders(properties.anthropicVersion());
         this.metrics = metrics;
     }
 
@@ -63,7 +63,7 @@ class Forwarder {
         call.upstreamAnswered(answer.statusCode());
         metrics.upstreamStatus(answer.statusCode());
         response.setStatus(answer.statusCode());
-        ResponseHeaderFilter.copy(answer.headers(), response);
+        ForwardedResponseHeaders.copy(answer.headers(), response);
         if (isEventStream(answer)) {
             response.setHeader("X-Accel-Buffering", "no");
             response.setHeader("Cache-Control", "no-cache");

@@ -31,8 +31,8 @@ final class GatewayCall {
     private @Nullable UsageRecord recorded;
 
     /**
-     * @param startNanos when the controller got the call
-     * @param arrivedNanos when the server had its headers, before the security chain and token check; 0 if
+     * @param startNanos when the router got the call
+     * @param arrivedNanos when the server had its headers, before the firewall and token check; 0 if
      *     unknown
      */
     GatewayCall(WorkerPrincipal worker, GatewayPaths path, Instant startedAt, long startNanos, long arrivedNanos) {
@@ -101,7 +101,7 @@ final class GatewayCall {
         return upstreamSentNanos == 0 ? null : Duration.ofNanos(upstreamSentNanos - startNanos);
     }
 
-    /** From the request's headers to the controller (the servlet container, security chain, token check). */
+    /** From the request's headers to the router (the servlet container, firewall, token check). */
     @Nullable
     Duration arrival() {
         return arrivedNanos == 0 || arrivedNanos > startNanos ? null : Duration.ofNanos(startNanos - arrivedNanos);

@@ -50,6 +50,9 @@ final class GatewayCallLog {
      * trace shows what the call was without looking up its log line.
      */
     static void tagSpan(Traces traces, GatewayCall call) {
+        if (!traces.recording()) {
+            return; // an unsampled span exports nothing: spare the look-ups and strings
+        }
         UsageRecord usage = call.recorded();
         traces.tagCurrent("talkide.gateway.request_id", call.requestId());
         traces.tagCurrent("gen_ai.request.model", call.model());

@@ -22,26 +22,49 @@ class GatewayMetrics {
         registry.gauge("talkide.gateway.streams.open", openStreams);
     }
 
+    /** Everything measured of a call, once it has ended. */
+    void ended(GatewayCall call) {
+        completed(call.endpoint(), call.outcomeTag(), call.elapsed());
+        Duration firstByte = call.timeToFirstByte();
+        if (firstByte != null) {
+            firstByte(call.endpoint(), firstByte);
+        }
+        Duration before = call.beforeUpstream();
+        Duration relay = call.toFirstByte();
+        if (before != null && relay != null) {
+            overhead(call.endpoint(), "before_upstream", before);
+            overhead(call.endpoint(), "relay", relay);
+            Duration arrival = call.arrival();
+            if (arrival != null) {
+                overhead(call.endpoint(), "arrival", arrival);
+            }
+            Duration budget = call.budget();
+            if (budget != null) {
+                overhead(call.endpoint(), "budget", budget);
+            }
+        }
+    }
+
     /** Whole call, from the request's arrival to its last byte. */
-    void completed(String endpoint, String outcome, Duration duration) {
+    private void completed(String endpoint, String outcome, Duration duration) {
         timer("talkide.gateway.duration", "Gateway call duration", "endpoint", endpoint, "outcome", outcome)
                 .record(duration);
     }
 
     /** Arrival to the first response byte sent to the worker. */
-    void firstByte(String endpoint, Duration timeToFirstByte) {
+    private void firstByte(String endpoint, Duration timeToFirstByte) {
         timer("talkide.gateway.first.byte", "Time to first byte", "endpoint", endpoint)
                 .record(timeToFirstByte);
     }
 
     /**
      * Time the gateway itself spent before the first byte, by phase: {@code arrival} (from the request's
-     * headers to the controller: servlet container, security chain, token check), {@code before_upstream}
-     * (from the controller to the upstream call: body, parsing, budget), {@code budget} (the reservation
+     * headers to the router: servlet container, firewall, token check), {@code before_upstream}
+     * (from the router to the upstream call: body, parsing, budget), {@code budget} (the reservation
      * alone, a part of {@code before_upstream}) and {@code relay} (from the upstream's headers to our first
      * byte out).
      */
-    void overhead(String endpoint, String phase, Duration added) {
+    private void overhead(String endpoint, String phase, Duration added) {
         timer(
                         "talkide.gateway.overhead",
                         "Time added by the gateway before the first byte",

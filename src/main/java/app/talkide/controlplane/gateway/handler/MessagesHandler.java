@@ -66,7 +66,7 @@ class MessagesHandler {
         Optional<Denied> notNow = budgets.admissionCheck(call.worker().userId());
         if (notNow.isPresent()) {
             budgets.record(call.record(TokenCounts.NONE, 0, CallOutcome.DENIED));
-            Responses.error(response, call, Responses.denial(notNow.get()));
+            GatewayError.denial(notNow.get()).writeTo(response, call.requestId());
             return;
         }
         try (RequestBody.Held held = readBody(call, request, response)) {
@@ -81,7 +81,7 @@ class MessagesHandler {
         try {
             return bodies.read(request);
         } catch (GatewayError refused) {
-            Responses.error(response, call, refused);
+            refused.writeTo(response, call.requestId());
             return null;
         }
     }
@@ -90,13 +90,13 @@ class MessagesHandler {
             GatewayCall call, HttpServletRequest request, HttpServletResponse response, RequestBody.Held held)
             throws IOException {
         byte[] body = held.bytes();
-        MessagesRequest parsed;
+        MessagesRequestFacts parsed;
         AnthropicUpstream target;
         try {
-            parsed = MessagesRequest.parse(body);
+            parsed = MessagesRequestFacts.parse(body);
             target = forwarder.target();
         } catch (GatewayError refused) {
-            Responses.error(response, call, refused);
+            refused.writeTo(response, call.requestId());
             return;
         }
         ModelPrice price = prices.forModel(parsed.model());
@@ -109,25 +109,25 @@ class MessagesHandler {
         call.budgetChecked(System.nanoTime() - budgetStart);
         if (decision instanceof Denied denied) {
             budgets.record(call.record(TokenCounts.NONE, 0, CallOutcome.DENIED));
-            Responses.error(response, call, Responses.denial(denied));
+            GatewayError.denial(denied).writeTo(response, call.requestId());
             return;
         }
         Reservation reservation = ((Reserved) decision).reservation();
         CallSettlement settlement = new CallSettlement(budgets, metrics, reservation, call, price);
-        Outcome outcome = Outcome.free(CallOutcome.UPSTREAM_ERROR);
+        CallUsage usage = CallUsage.free(CallOutcome.UPSTREAM_ERROR);
         try {
-            // The upstream exchange, from sending the request to the answer's last byte, as a child span.
+            // The upstream exchange, from sending the request to the answer's last byte: a child span if recorded.
             try (Traces.SpanScope upstream = traces.child("anthropic " + call.endpoint())) {
                 upstream.tag("gen_ai.request.model", parsed.model());
-                outcome = forward(call, request, response, target, held, reservation, settlement, firstOutput);
+                usage = forward(call, request, response, target, held, reservation, settlement, firstOutput);
                 Integer status = call.upstreamStatus();
                 upstream.tag("http.response.status_code", status == null ? "none" : status.toString());
-                upstream.tag("talkide.gateway.outcome", outcome.outcome().code());
+                upstream.tag("talkide.gateway.outcome", usage.outcome().code());
             }
             finish(response);
         } finally {
             // A no-op for a call settled before its final bytes; otherwise queued, not waited for.
-            settlement.settle(outcome.outcome(), outcome.tokens());
+            settlement.settle(usage.outcome(), usage.tokens());
         }
     }
 
@@ -140,14 +140,14 @@ class MessagesHandler {
         }
     }
 
-    private long firstOutputTokens(MessagesRequest parsed) {
+    private long firstOutputTokens(MessagesRequestFacts parsed) {
         long slice = properties.outputSliceTokens();
         long max = parsed.maxTokens() > 0 ? parsed.maxTokens() : slice;
         // A stream can be stopped slice by slice; a non-streaming answer comes whole, so reserve all of it.
         return parsed.stream() ? Math.min(slice, max) : max;
     }
 
-    private Outcome forward(
+    private CallUsage forward(
             GatewayCall call,
             HttpServletRequest request,
             HttpServletResponse response,
@@ -161,8 +161,8 @@ class MessagesHandler {
         try {
             answer = forwarder.send(call, request, target, body.bytes(), response);
         } catch (GatewayError unreachable) {
-            Responses.error(response, call, unreachable);
-            return Outcome.free(CallOutcome.UPSTREAM_ERROR);
+            unreachable.writeTo(response, call.requestId());
+            return CallUsage.free(CallOutcome.UPSTREAM_ERROR);
         } finally {
             // The upstream has the whole body once it answers (or it never will): a long stream holds none of it.
             body.close();
@@ -174,7 +174,7 @@ class MessagesHandler {
                 try (StallWatchdog.Watched watched = watchdog.watch(upstream)) {
                     BodyRelay.relay(upstream, client, null, watched);
                 }
-                return Outcome.free(CallOutcome.UPSTREAM_ERROR);
+                return CallUsage.free(CallOutcome.UPSTREAM_ERROR);
             }
             if (!Forwarder.isEventStream(answer)) {
                 JsonUsageScanner scanner = new JsonUsageScanner();
@@ -187,17 +187,18 @@ class MessagesHandler {
                             watched,
                             () -> settlement.settleDurably(CallOutcome.COMPLETED, scanner.counts()));
                 }
-                return new Outcome(delivered ? CallOutcome.COMPLETED : CallOutcome.CLIENT_CANCELLED, scanner.counts());
+                return new CallUsage(
+                        delivered ? CallOutcome.COMPLETED : CallOutcome.CLIENT_CANCELLED, scanner.counts());
             }
             return stream(call, client, upstream, reservation, settlement, reservedOutput);
         } catch (ClientGone gone) {
-            return Outcome.free(CallOutcome.CLIENT_CANCELLED);
+            return CallUsage.free(CallOutcome.CLIENT_CANCELLED);
         } catch (IOException broken) {
-            return Outcome.free(CallOutcome.UPSTREAM_ERROR);
+            return CallUsage.free(CallOutcome.UPSTREAM_ERROR);
         }
     }
 
-    private Outcome stream(
+    private CallUsage stream(
             GatewayCall call,
             ClientOutput client,
             InputStream upstream,
@@ -217,7 +218,7 @@ class MessagesHandler {
             watched.finished();
             return switch (end) {
                 case COMPLETED ->
-                    new Outcome(
+                    new CallUsage(
                             meter.stopped() && meter.errorType() == null
                                     ? CallOutcome.COMPLETED
                                     : CallOutcome.UPSTREAM_ERROR,
@@ -226,7 +227,7 @@ class MessagesHandler {
                     // The worker is gone: close the upstream now so it stops generating (and billing) tokens
                     // nobody will read. Bill what was produced until here.
                     upstream.close();
-                    yield new Outcome(CallOutcome.CLIENT_CANCELLED, meter.counts());
+                    yield new CallUsage(CallOutcome.CLIENT_CANCELLED, meter.counts());
                 }
                 case LIMIT_REACHED -> {
                     upstream.close();
@@ -236,7 +237,7 @@ class MessagesHandler {
                             "rate_limit_error",
                             "Spending limit reached: this answer was stopped because your"
                                     + " spending limit for this period does not cover more output.");
-                    yield new Outcome(CallOutcome.LIMIT_REACHED, meter.counts());
+                    yield new CallUsage(CallOutcome.LIMIT_REACHED, meter.counts());
                 }
                 case BUDGET_UNAVAILABLE -> {
                     upstream.close();
@@ -246,7 +247,7 @@ class MessagesHandler {
                             "api_error",
                             "The gateway could not extend this answer's budget reservation, so the answer was"
                                     + " stopped; try again shortly.");
-                    yield new Outcome(CallOutcome.UPSTREAM_ERROR, meter.counts());
+                    yield new CallUsage(CallOutcome.UPSTREAM_ERROR, meter.counts());
                 }
                 case SETTLEMENT_FAILED -> {
                     upstream.close();
@@ -254,7 +255,7 @@ class MessagesHandler {
                             client,
                             "api_error",
                             "The gateway could not record this answer's usage, so it was not completed; try again.");
-                    yield new Outcome(CallOutcome.UPSTREAM_ERROR, meter.counts());
+                    yield new CallUsage(CallOutcome.UPSTREAM_ERROR, meter.counts());
                 }
                 case UPSTREAM_BROKEN -> {
                     settlement.settleDurably(CallOutcome.UPSTREAM_ERROR, meter.counts());
@@ -265,7 +266,7 @@ class MessagesHandler {
                                     ? "The Anthropic API sent nothing for " + watched.idleTimeout()
                                             + "; the stream was ended."
                                     : "The connection to the Anthropic API broke mid-stream.");
-                    yield new Outcome(CallOutcome.UPSTREAM_ERROR, meter.counts());
+                    yield new CallUsage(CallOutcome.UPSTREAM_ERROR, meter.counts());
                 }
             };
         } finally {

@@ -1,11 +1,6 @@
 package app.talkide.controlplane.token.security;
 
-import app.talkide.controlplane.conversation.ConversationDirectory;
-import app.talkide.controlplane.token.WorkerTokenRejectionResponder;
-import app.talkide.controlplane.token.worker.OwnerStanding;
-import app.talkide.controlplane.token.worker.WorkerTokenVerifier;
-import io.micrometer.core.instrument.MeterRegistry;
-import org.springframework.beans.factory.ObjectProvider;
+import app.talkide.controlplane.token.WorkerTokenCheck;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -18,7 +13,8 @@ import org.springframework.security.web.authentication.AnonymousAuthenticationFi
 /**
  * Security chains for what workers call. They come before the people chain, take no cookies and keep
  * no sessions. {@code /api/internal/**} requires a valid WorkerToken on every request, without
- * exception; the mint path authenticates with the identity token inside its controller.
+ * exception (the gateway's paths are served before this chain, with the same {@link WorkerTokenCheck});
+ * the mint path authenticates with the identity token inside its controller.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnWebApplication
@@ -26,20 +22,8 @@ class WorkerApiSecurityConfiguration {
 
     @Bean
     @Order(1)
-    SecurityFilterChain internalApiChain(
-            HttpSecurity http,
-            WorkerTokenVerifier verifier,
-            ConversationDirectory conversations,
-            OwnerStanding ownerStanding,
-            ObjectProvider<WorkerTokenRejectionResponder> responders,
-            MeterRegistry meters)
-            throws Exception {
-        var filter = new WorkerTokenValidationFilter(
-                verifier,
-                conversations,
-                ownerStanding,
-                responders.orderedStream().toList(),
-                meters);
+    SecurityFilterChain internalApiChain(HttpSecurity http, WorkerTokenCheck check) throws Exception {
+        var filter = new WorkerTokenValidationFilter(check);
         http.securityMatcher("/api/internal/**")
                 .authorizeHttpRequests(requests -> requests.anyRequest().hasRole("WORKER"))
                 .addFilterBefore(filter, AnonymousAuthenticationFilter.class)

@@ -4,9 +4,9 @@ import app.talkide.controlplane.budget.CallOutcome;
 import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
 
 /** How a forwarded call ended and what it used: what settlement books. */
-record Outcome(CallOutcome outcome, TokenCounts tokens) {
+record CallUsage(CallOutcome outcome, TokenCounts tokens) {
 
-    static Outcome free(CallOutcome outcome) {
-        return new Outcome(outcome, TokenCounts.NONE);
+    static CallUsage free(CallOutcome outcome) {
+        return new CallUsage(outcome, TokenCounts.NONE);
     }
 }

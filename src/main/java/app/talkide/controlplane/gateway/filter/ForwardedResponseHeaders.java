@@ -9,12 +9,12 @@ import java.util.Set;
  * Decides which upstream response headers reach the worker: what the SDK needs (content type, request
  * id, rate-limit state, retry advice) and nothing about our account or the upstream's infrastructure.
  */
-public final class ResponseHeaderFilter {
+public final class ForwardedResponseHeaders {
 
     static final Set<String> PASSED = Set.of("content-type", "request-id", "retry-after", "x-should-retry");
     static final String RATE_LIMIT_PREFIX = "anthropic-ratelimit-";
 
-    private ResponseHeaderFilter() {}
+    private ForwardedResponseHeaders() {}
 
     public static void copy(HttpHeaders from, HttpServletResponse to) {
         from.map().forEach((name, values) -> {

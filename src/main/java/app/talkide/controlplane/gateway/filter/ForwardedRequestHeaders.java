@@ -13,7 +13,7 @@ import java.util.Set;
  * {@code anthropic-beta}, {@code content-type}, {@code accept}, and the SDKs' {@code x-stainless-*}
  * telemetry. Not {@code accept-encoding}: usage is read from the body, so it must come uncompressed.
  */
-public final class RequestHeaderFilter {
+public final class ForwardedRequestHeaders {
 
     static final Set<String> ALLOWED = Set.of("anthropic-version", "anthropic-beta", "content-type", "accept");
 
@@ -21,7 +21,7 @@ public final class RequestHeaderFilter {
 
     private final String defaultVersion;
 
-    public RequestHeaderFilter(String defaultVersion) {
+    public ForwardedRequestHeaders(String defaultVersion) {
         this.defaultVersion = defaultVersion;
     }
 

@@ -9,11 +9,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** What the gateway reads of a request before forwarding it untouched. */
-class MessagesRequestTest {
+class MessagesRequestFactsTest {
 
     @Test
     void readsModelStreamAndMaxTokensAtTheTopLevelOnly() throws Exception {
-        MessagesRequest request = parse("{\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\","
+        MessagesRequestFacts request = parse("{\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\","
                 + "\"content\":{\"model\":\"fake\",\"stream\":false,\"max_tokens\":1}}]}],"
                 + "\"model\":\"claude-opus-4-5\",\"stream\":true,\"max_tokens\":128000}");
         assertThat(request.model()).isEqualTo("claude-opus-4-5");
@@ -24,7 +24,7 @@ class MessagesRequestTest {
     @Test
     void aBase64AttachmentCountsAsAnImageNotAsItsLength() throws Exception {
         String image = "A".repeat(400_000);
-        MessagesRequest request = parse("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":"
+        MessagesRequestFacts request = parse("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":"
                 + "\"image\",\"source\":{\"type\":\"base64\",\"media_type\":\"image/png\",\"data\":\"" + image
                 + "\"}}]}]}");
         assertThat(request.estimatedInputTokens()).isBetween(1_600L, 1_700L);
@@ -50,7 +50,7 @@ class MessagesRequestTest {
                 });
     }
 
-    private static MessagesRequest parse(String body) throws GatewayError {
-        return MessagesRequest.parse(body.getBytes(StandardCharsets.UTF_8));
+    private static MessagesRequestFacts parse(String body) throws GatewayError {
+        return MessagesRequestFacts.parse(body.getBytes(StandardCharsets.UTF_8));
     }
 }

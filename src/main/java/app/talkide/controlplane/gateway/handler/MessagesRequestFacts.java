@@ -15,14 +15,14 @@ import tools.jackson.databind.json.JsonMapper;
  * its length. It only sizes the first reservation: the upstream's {@code message_start} gives the truth
  * and the reservation follows it.
  */
-record MessagesRequest(String model, boolean stream, long maxTokens, long estimatedInputTokens) {
+record MessagesRequestFacts(String model, boolean stream, long maxTokens, long estimatedInputTokens) {
 
     static final int BYTES_PER_TOKEN = 4;
     static final int TOKENS_PER_ATTACHMENT = 1_600;
     private static final int ATTACHMENT_MIN_LENGTH = 1_024;
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    static MessagesRequest parse(byte[] body) throws GatewayError {
+    static MessagesRequestFacts parse(byte[] body) throws GatewayError {
         String model = "";
         boolean stream = false;
         long maxTokens = 0;
@@ -71,7 +71,7 @@ record MessagesRequest(String model, boolean stream, long maxTokens, long estima
         }
         long estimate =
                 Math.ceilDiv(body.length - attachmentBytes, BYTES_PER_TOKEN) + attachments * TOKENS_PER_ATTACHMENT;
-        return new MessagesRequest(model, stream, maxTokens, estimate);
+        return new MessagesRequestFacts(model, stream, maxTokens, estimate);
     }
 
     private static GatewayError notAnObject() {

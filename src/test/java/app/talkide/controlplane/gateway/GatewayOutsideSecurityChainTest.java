@@ -103,11 +103,12 @@ class GatewayOutsideSecurityChainTest {
         TestHttp http = new TestHttp(port);
         String body = AnthropicFixtures.request(OPUS, false, 16);
 
-        assertThat(http.postJson(MESSAGES, body, "X-Worker-Token", worker.token())
-                        .status())
-                .isEqualTo(200);
+        TestHttp.Response served = http.postJson(MESSAGES, body, "X-Worker-Token", worker.token());
+        assertThat(served.status()).isEqualTo(200);
+        assertThat(served.header("X-Content-Type-Options")).isEqualTo("nosniff");
         TestHttp.Response refused = http.postJson(MESSAGES, body);
         assertThat(refused.status()).isEqualTo(401);
+        assertThat(refused.header("X-Content-Type-Options")).isEqualTo("nosniff");
         assertThat(refused.json().get("error").get("type").asString()).isEqualTo("authentication_error");
         assertThat(http.get(PREFIX + "/v1/models", "X-Worker-Token", worker.token())
                         .status())

@@ -49,6 +49,8 @@ final class GatewayEndpoint implements Filter {
         HttpServletRequest request = (HttpServletRequest) servletRequest;
         HttpServletResponse response = (HttpServletResponse) servletResponse;
         long arrivedNanos = arrivedNanos(request);
+        // The one header of the security chain's set that still means something for JSON answers.
+        response.setHeader("X-Content-Type-Options", "nosniff");
         WorkerPrincipal worker;
         HttpServletRequest checked;
         try {

@@ -123,7 +123,7 @@ class SettlementWriter implements DisposableBean {
     }
 
     private void apply(List<Pending> batch) {
-        Windows now = Windows.at(clock.instant(), properties.period());
+        LimitWindows now = LimitWindows.at(clock.instant(), properties.period());
         List<UsageRecord> plain = new ArrayList<>();
         List<Pending> overrun = new ArrayList<>();
         for (Pending pending : batch) {
@@ -165,7 +165,7 @@ class SettlementWriter implements DisposableBean {
         }
     }
 
-    private long overrunAfterSettling(String userId, Windows now) {
+    private long overrunAfterSettling(String userId, LimitWindows now) {
         return budgets.find(userId)
                 .map(row -> Math.max(
                         0,

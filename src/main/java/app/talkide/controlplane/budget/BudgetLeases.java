@@ -152,13 +152,26 @@ class BudgetLeases implements DisposableBean {
     }
 
     private boolean topUpLocked(LocalLease lease, LocalLease.Needs needs, LimitWindows now) {
-        BudgetRow row = budgets.find(lease.userId).orElse(null);
-        LeaseRepository.Grant grant = row == null ? null : LeaseSizing.grant(row, needs, now, properties);
         Instant expires = now.now().plus(settings.ttl());
-        if (grant == null || !apply(lease.userId, grant, settings.floorMicros(), false, now, expires)) {
+        // The read that sizes the grant shares the grant's transaction: one commit per top-up, not two.
+        LeaseRepository.Grant granted = transactions.execute(status -> {
+            budgets.commitWithoutWaitingForDisk();
+            BudgetRow row = budgets.find(lease.userId).orElse(null);
+            LeaseRepository.Grant grant = row == null ? null : LeaseSizing.grant(row, needs, now, properties);
+            if (grant == null) {
+                return null;
+            }
+            rows.lock(lease.userId, replica, now, expires);
+            if (!rows.grant(lease.userId, replica, grant, settings.floorMicros(), false, defaults(), now, expires)) {
+                status.setRollbackOnly();
+                return null;
+            }
+            return grant;
+        });
+        if (granted == null) {
             return false;
         }
-        lease.granted(grant, now, expires);
+        lease.granted(granted, now, expires);
         return true;
     }
 

@@ -135,6 +135,9 @@ class LeaseReturns {
     }
 
     private void answerRecalls(Instant now) {
+        if (leases.all().isEmpty()) {
+            return; // nothing here to recall: no read every second on a replica that holds no lease
+        }
         for (String user : rows.recalled(leases.replica())) {
             LocalLease lease = leases.current(user);
             if (lease == null) {

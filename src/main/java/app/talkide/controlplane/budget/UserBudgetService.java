@@ -66,7 +66,9 @@ public class UserBudgetService {
      */
     public BudgetDecision preCallCheck(String userId, long estimatedCostMicros) {
         BudgetDecision decision = reservations.reserve(userId, estimatedCostMicros);
-        if (decision instanceof Denied denied) {
+        if (decision instanceof BudgetDecision.Reserved) {
+            settlements.opened();
+        } else if (decision instanceof Denied denied) {
             meters.counter("talkide.budget.denials", "reason", denied.reason().code())
                     .increment();
         }

@@ -9,7 +9,7 @@ final class BudgetDenials {
 
     private BudgetDenials() {}
 
-    static @Nullable Denied explain(BudgetRow row, long amount, Windows now, BudgetProperties defaults) {
+    static @Nullable Denied explain(BudgetRow row, long amount, LimitWindows now, BudgetProperties defaults) {
         long limit = row.limitMicros() != null ? row.limitMicros() : defaults.defaultLimitMicros();
         long spent = row.spentIn(now);
         if (spent + row.reservedMicros() + amount > limit) {

@@ -2,8 +2,7 @@ package app.talkide.controlplane.budget;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Collection;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,7 +36,6 @@ class BudgetLeases implements DisposableBean {
     private final BudgetProperties.Lease settings;
     private final Clock clock;
     private final TransactionTemplate transactions;
-    private volatile Instant lastRenewal;
 
     BudgetLeases(
             LeaseRepository rows,
@@ -51,7 +49,6 @@ class BudgetLeases implements DisposableBean {
         this.settings = properties.lease();
         this.clock = clock;
         this.transactions = new TransactionTemplate(transactionManager);
-        this.lastRenewal = clock.instant();
     }
 
     String replica() {
@@ -60,7 +57,7 @@ class BudgetLeases implements DisposableBean {
 
     /** Holds {@code amount}, a slot and a request from this replica's lease; null: reserve per call instead. */
     @Nullable
-    LocalLease take(String userId, long amount, Windows now) {
+    LocalLease take(String userId, long amount, LimitWindows now) {
         if (!settings.enabled()) {
             return null;
         }
@@ -92,7 +89,7 @@ class BudgetLeases implements DisposableBean {
     }
 
     /** Whether a call of the user would be admitted from memory now (so the admission check needs no read). */
-    boolean admits(String userId, Windows now) {
+    boolean admits(String userId, LimitWindows now) {
         LocalLease lease = leases.get(userId);
         if (lease == null || lease.closed()) {
             return false;
@@ -107,7 +104,7 @@ class BudgetLeases implements DisposableBean {
      * {@code pastTheLimit}). False when the budget refuses.
      */
     boolean grow(LocalLease lease, long delta, boolean pastTheLimit) {
-        Windows now = Windows.at(clock.instant(), properties.period());
+        LimitWindows now = LimitWindows.at(clock.instant(), properties.period());
         if (!pastTheLimit
                 && (lease.grow(delta, now.now()) || (topUpMoney(lease, delta, now) && lease.grow(delta, now.now())))) {
             return true;
@@ -126,7 +123,7 @@ class BudgetLeases implements DisposableBean {
         }
     }
 
-    private boolean topUpMoney(LocalLease lease, long delta, Windows now) {
+    private boolean topUpMoney(LocalLease lease, long delta, LimitWindows now) {
         lease.changing.lock();
         try {
             LocalLease.Needs needs = lease.needs(delta, now);
@@ -139,7 +136,7 @@ class BudgetLeases implements DisposableBean {
         }
     }
 
-    private boolean topUp(LocalLease lease, long amount, Windows now) {
+    private boolean topUp(LocalLease lease, long amount, LimitWindows now) {
         lease.changing.lock();
         try {
             if (lease.closed()) {
@@ -154,19 +151,32 @@ class BudgetLeases implements DisposableBean {
         }
     }
 
-    private boolean topUpLocked(LocalLease lease, LocalLease.Needs needs, Windows now) {
-        BudgetRow row = budgets.find(lease.userId).orElse(null);
-        LeaseRepository.Grant grant = row == null ? null : LeaseSizing.grant(row, needs, now, properties);
+    private boolean topUpLocked(LocalLease lease, LocalLease.Needs needs, LimitWindows now) {
         Instant expires = now.now().plus(settings.ttl());
-        if (grant == null || !apply(lease.userId, grant, settings.floorMicros(), false, now, expires)) {
+        // The read that sizes the grant shares the grant's transaction: one commit per top-up, not two.
+        LeaseRepository.Grant granted = transactions.execute(status -> {
+            budgets.commitWithoutWaitingForDisk();
+            BudgetRow row = budgets.find(lease.userId).orElse(null);
+            LeaseRepository.Grant grant = row == null ? null : LeaseSizing.grant(row, needs, now, properties);
+            if (grant == null) {
+                return null;
+            }
+            rows.lock(lease.userId, replica, now, expires);
+            if (!rows.grant(lease.userId, replica, grant, settings.floorMicros(), false, defaults(), now, expires)) {
+                status.setRollbackOnly();
+                return null;
+            }
+            return grant;
+        });
+        if (granted == null) {
             return false;
         }
-        lease.granted(grant, now, expires);
+        lease.granted(granted, now, expires);
         return true;
     }
 
     private boolean apply(
-            String userId, LeaseRepository.Grant grant, long floor, boolean force, Windows now, Instant expires) {
+            String userId, LeaseRepository.Grant grant, long floor, boolean force, LimitWindows now, Instant expires) {
         return Boolean.TRUE.equals(transactions.execute(status -> {
             budgets.commitWithoutWaitingForDisk();
             rows.lock(userId, replica, now, expires);
@@ -188,122 +198,20 @@ class BudgetLeases implements DisposableBean {
         return micros == 0 || rows.shrink(userId, replica, micros);
     }
 
-    /** Gives back the user's lease at once if no call of this replica uses it; true if one went back. */
-    boolean giveBackIfUnused(String userId) {
-        LocalLease lease = leases.get(userId);
-        if (lease == null) {
-            return false;
-        }
-        lease.changing.lock();
-        try {
-            Instant now = clock.instant();
-            int unused = lease.closeIfIdle(now, now);
-            if (unused < 0) {
-                return false;
-            }
-            leases.remove(userId, lease);
-            Instant minute = lease.minute();
-            return Boolean.TRUE.equals(transactions.execute(status -> rows.giveBack(userId, replica, unused, minute)));
-        } finally {
-            lease.changing.unlock();
-        }
+    /** This replica's lease of the user, if it holds one. */
+    @Nullable
+    LocalLease current(String userId) {
+        return leases.get(userId);
     }
 
-    /**
-     * After a call was refused for its spending limit on this replica: asks the other replicas holding
-     * a lease of the user to give back what they do not use. True if any was asked.
-     */
-    boolean recallOthers(String userId, long amount) {
-        if (!settings.enabled()) {
-            return false;
-        }
-        BudgetRow row = budgets.find(userId).orElse(null);
-        if (row == null) {
-            return false;
-        }
-        Windows now = Windows.at(clock.instant(), properties.period());
-        long limit = row.limitMicros() != null ? row.limitMicros() : properties.defaultLimitMicros();
-        // Only when the call would fit without them: a spent budget must not wait for recalls.
-        long others = rows.heldByOthers(userId, replica);
-        return others > 0
-                && row.spentIn(now) + row.reservedMicros() - others + amount <= limit
-                && rows.recall(userId, replica) > 0;
+    /** Every lease this replica holds. */
+    Collection<LocalLease> all() {
+        return leases.values();
     }
 
-    /** Gives back idle leases, answers recalls and renews the rest; every replica runs it every second. */
-    void sweep() {
-        Instant now = clock.instant();
-        answerRecalls(now);
-        List<String> open = new ArrayList<>();
-        for (LocalLease lease : leases.values()) {
-            if (!lease.changing.tryLock()) {
-                open.add(lease.userId);
-                continue;
-            }
-            try {
-                int unused = lease.closeIfIdle(now.minus(settings.idle()), now);
-                if (unused >= 0) {
-                    leases.remove(lease.userId, lease);
-                    Instant minute = lease.minute();
-                    transactions.executeWithoutResult(status -> rows.giveBack(lease.userId, replica, unused, minute));
-                } else if (!lease.closed()) {
-                    open.add(lease.userId);
-                }
-            } catch (RuntimeException e) {
-                log.warn("Could not give back an idle budget lease (it expires on its own): {}", e.toString());
-            } finally {
-                lease.changing.unlock();
-            }
-        }
-        if (!open.isEmpty() && !now.isBefore(lastRenewal.plus(settings.ttl().dividedBy(3)))) {
-            lastRenewal = now;
-            Instant expires = now.plus(settings.ttl());
-            List<String> lost = rows.renew(replica, open, expires);
-            for (String user : open) {
-                LocalLease lease = leases.get(user);
-                if (lease == null) {
-                    continue;
-                }
-                if (lost.contains(user)) {
-                    leases.remove(user, lease);
-                    lease.lost();
-                } else {
-                    lease.renewed(expires);
-                }
-            }
-        }
-    }
-
-    private void answerRecalls(Instant now) {
-        for (String user : rows.recalled(replica)) {
-            LocalLease lease = leases.get(user);
-            if (lease == null) {
-                continue; // returned meanwhile, or a row from before a top-up failed: the expiry handles it
-            }
-            lease.changing.lock();
-            try {
-                Instant minute = lease.minute();
-                long[] unused = lease.shrinkToHeld(now.truncatedTo(java.time.temporal.ChronoUnit.MINUTES));
-                transactions.executeWithoutResult(status ->
-                        rows.giveBackPart(user, replica, unused[0], (int) unused[1], (int) unused[2], minute));
-            } catch (RuntimeException e) {
-                log.warn("Could not answer a budget lease recall: {}", e.toString());
-            } finally {
-                lease.changing.unlock();
-            }
-        }
-    }
-
-    /** Gives back leases of replicas that died (not renewed within the TTL); returns how many. */
-    int expireDead() {
-        Instant now = clock.instant();
-        int released = 0;
-        for (var dead : rows.expired(now, 500)) {
-            if (Boolean.TRUE.equals(transactions.execute(status -> rows.expireIfStill(dead, now)))) {
-                released++;
-            }
-        }
-        return released;
+    /** Drops {@code lease} from this replica's leases (it went back or was lost). */
+    void forget(LocalLease lease) {
+        leases.remove(lease.userId, lease);
     }
 
     /** On shutdown, idle leases go back at once; those still in use expire after their TTL. */

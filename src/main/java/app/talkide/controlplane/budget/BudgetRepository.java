@@ -67,7 +67,7 @@ class BudgetRepository {
     }
 
     /** The check and the count in one statement: true if the call fits every limit and was counted. */
-    boolean reserve(String userId, long amount, Limits defaults, Windows now) {
+    boolean reserve(String userId, long amount, Limits defaults, LimitWindows now) {
         return reserving("update user_budget set" + COUNT_IF_IT_FITS, userId, amount, defaults, now)
                         .update()
                 == 1;
@@ -84,7 +84,8 @@ class BudgetRepository {
      * instead of four (set, update, insert, commit), on every call's way to its first byte. Atomic as
      * one statement is: the row is inserted only if the update counted the call.
      */
-    boolean reserveWithRecord(UUID id, String userId, long amount, Limits defaults, Windows now, Instant expiresAt) {
+    boolean reserveWithRecord(
+            UUID id, String userId, long amount, Limits defaults, LimitWindows now, Instant expiresAt) {
         return reserving(
                                 "with counted as (update user_budget set" + COUNT_IF_IT_FITS + " returning user_id)"
                                         + " insert into budget_reservation"
@@ -118,7 +119,8 @@ class BudgetRepository {
             + "      or minute_requests < coalesce(requests_per_minute, :defaultRpm))"
             + " and (hour_start < :hour or hour_tokens < coalesce(tokens_per_hour, :defaultTph))";
 
-    private JdbcClient.StatementSpec reserving(String sql, String userId, long amount, Limits defaults, Windows now) {
+    private JdbcClient.StatementSpec reserving(
+            String sql, String userId, long amount, Limits defaults, LimitWindows now) {
         return jdbc.sql(sql)
                 .param("user", userId)
                 .param("amount", amount)
@@ -130,7 +132,7 @@ class BudgetRepository {
     }
 
     /** Raises an existing reservation's share of the budget, if it still fits the limit (or regardless). */
-    boolean grow(String userId, long delta, long defaultLimit, Windows now, boolean evenPastTheLimit) {
+    boolean grow(String userId, long delta, long defaultLimit, LimitWindows now, boolean evenPastTheLimit) {
         return jdbc.sql("update user_budget set"
                                 + " spent_micros = " + SPENT_NOW + ","
                                 + " period_start = greatest(period_start, :period),"
@@ -149,7 +151,7 @@ class BudgetRepository {
     }
 
     /** Books the actual cost, gives back what was reserved (if the reservation was still ours) and frees the slot. */
-    void settle(String userId, long cost, long released, int slots, long tokens, Windows now) {
+    void settle(String userId, long cost, long released, int slots, long tokens, LimitWindows now) {
         jdbc.sql("update user_budget set"
                         + " spent_micros = " + SPENT_NOW + " + :cost,"
                         + " period_start = greatest(period_start, :period),"
@@ -169,7 +171,7 @@ class BudgetRepository {
     }
 
     /** Creates the user's row with nothing spent; false if another call created it first. */
-    boolean createIfAbsent(String userId, Windows now) {
+    boolean createIfAbsent(String userId, LimitWindows now) {
         try {
             jdbc.sql("insert into user_budget (user_id, period_start, spent_micros, reserved_micros, in_flight,"
                             + " minute_start, minute_requests, hour_start, hour_tokens, updated_at)"

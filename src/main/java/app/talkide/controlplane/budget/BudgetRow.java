@@ -21,7 +21,7 @@ record BudgetRow(
         long hourTokens) {
 
     /** Spend in the period {@code windows} falls into (zero if the row still holds an earlier period). */
-    long spentIn(Windows windows) {
+    long spentIn(LimitWindows windows) {
         return periodStart.isBefore(windows.period()) ? 0 : spentMicros;
     }
 

@@ -20,7 +20,7 @@ public record BudgetStatus(
         int callsInFlight,
         UserBudgetSettings settings) {
 
-    static BudgetStatus of(BudgetRow row, Windows now, BudgetProperties defaults) {
+    static BudgetStatus of(BudgetRow row, LimitWindows now, BudgetProperties defaults) {
         long limit = row.limitMicros() != null ? row.limitMicros() : defaults.defaultLimitMicros();
         long spent = row.spentIn(now);
         return new BudgetStatus(
@@ -36,7 +36,7 @@ public record BudgetStatus(
                 row.settings());
     }
 
-    static BudgetStatus fresh(String userId, Windows now, BudgetProperties defaults) {
+    static BudgetStatus fresh(String userId, LimitWindows now, BudgetProperties defaults) {
         return new BudgetStatus(
                 userId,
                 now.period(),

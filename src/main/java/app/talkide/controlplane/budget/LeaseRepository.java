@@ -21,7 +21,7 @@ class LeaseRepository {
     }
 
     /** The lease row of this replica, created empty if absent, locked for the rest of the transaction. */
-    StoredLease lock(String userId, String replica, Windows now, Instant expires) {
+    StoredLease lock(String userId, String replica, LimitWindows now, Instant expires) {
         jdbc.sql("insert into budget_lease (user_id, replica_id, amount_micros, slots, minute_start, permits,"
                         + " expires_at) values (:user, :replica, 0, 0, :minute, 0, :expires) on conflict do nothing")
                 .param("user", userId)
@@ -53,7 +53,7 @@ class LeaseRepository {
             long floor,
             boolean force,
             BudgetRepository.Limits defaults,
-            Windows now,
+            LimitWindows now,
             Instant expires) {
         int counted = jdbc.sql("update user_budget set"
                         + " spent_micros = " + SPENT_NOW + ","

@@ -13,7 +13,7 @@ final class LeaseSizing {
     private LeaseSizing() {}
 
     static LeaseRepository.@Nullable Grant grant(
-            BudgetRow row, LocalLease.Needs needs, Windows now, BudgetProperties properties) {
+            BudgetRow row, LocalLease.Needs needs, LimitWindows now, BudgetProperties properties) {
         BudgetProperties.Lease lease = properties.lease();
         BudgetProperties.FairUse fairUse = properties.fairUse();
         long tokensPerHour = row.tokensPerHour() != null ? row.tokensPerHour() : fairUse.tokensPerHour();

@@ -35,7 +35,7 @@ final class LocalLease {
     }
 
     /** Holds {@code money}, a slot and a request for a new call, if the lease covers all three. */
-    synchronized boolean take(long money, Windows now) {
+    synchronized boolean take(long money, LimitWindows now) {
         if (closed
                 || !now.now().isBefore(validUntil)
                 || money > amount - held
@@ -81,7 +81,7 @@ final class LocalLease {
     }
 
     /** Adds what a top-up granted (a new minute replaces the permits of the old one). */
-    synchronized void granted(LeaseRepository.Grant grant, Windows now, Instant expires) {
+    synchronized void granted(LeaseRepository.Grant grant, LimitWindows now, Instant expires) {
         validUntil = expires;
         amount += grant.micros();
         slots += grant.slots();
@@ -105,7 +105,7 @@ final class LocalLease {
     }
 
     /** What is needed from the database before {@link #take} can succeed. */
-    synchronized Needs needs(long money, Windows now) {
+    synchronized Needs needs(long money, LimitWindows now) {
         boolean sameMinute = minute.equals(now.minute());
         return new Needs(
                 Math.max(0, money - (amount - held)), slotsUsed >= slots, !sameMinute || permitsLeft < 1, amount);

@@ -11,6 +11,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +25,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Group commit of settlements: one thread writes every settlement that queued while the previous
  * transaction committed (usage records, reservation deletes, lease shrinks, one update per user) in one
  * durable transaction. Under load a commit carries many calls; alone, a call waits for one commit as it
- * did before. Lock order as everywhere in budgets: reservation rows, lease rows, then users (sorted, so
+ * did before. While other calls are in flight and settlements arrive faster than {@code settlement-wait},
+ * a batch waits up to that long for more before it commits (fewer commits, a later last byte). Lock order as everywhere in budgets: reservation rows, lease rows, then users (sorted, so
  * two replicas' writers never wait on each other in a cycle).
  */
 @Component
@@ -38,7 +41,11 @@ class SettlementWriter implements DisposableBean {
      * @param leaseShrink for a call reserved from a lease: what the lease shrinks by (its share of the cost)
      */
     record Pending(
-            UsageRecord record, @Nullable Reservation reservation, long leaseShrink, CompletableFuture<Void> done) {}
+            UsageRecord record,
+            @Nullable Reservation reservation,
+            long leaseShrink,
+            CompletableFuture<Void> done,
+            long queuedAt) {}
 
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final BudgetRepository budgets;
@@ -49,6 +56,12 @@ class SettlementWriter implements DisposableBean {
     private final TransactionTemplate transactions;
     private final DistributionSummary batchSizes;
     private final Thread writer;
+    private final long maxWaitNanos;
+    // Calls holding a reservation whose settlement is not queued yet: only they can join a waiting batch.
+    private final AtomicInteger unqueued = new AtomicInteger();
+    private final AtomicLong lastQueuedAt = new AtomicLong(System.nanoTime());
+    // Mean time between two settlements (moving average); a batch stops waiting when the next is unlikely.
+    private volatile long meanGapNanos;
     private volatile boolean stopping;
 
     SettlementWriter(
@@ -65,6 +78,7 @@ class SettlementWriter implements DisposableBean {
         this.properties = properties;
         this.clock = clock;
         this.transactions = new TransactionTemplate(transactionManager);
+        this.maxWaitNanos = properties.settlementWait().toNanos();
         this.batchSizes = DistributionSummary.builder("talkide.budget.settlement.batch")
                 .description("Calls settled per database commit")
                 .register(meters);
@@ -72,9 +86,20 @@ class SettlementWriter implements DisposableBean {
                 Thread.ofPlatform().name("budget-settlement-writer").daemon().start(this::run);
     }
 
+    /** A call reserved budget: its settlement will come, so a batch may wait for it. */
+    void opened() {
+        unqueued.incrementAndGet();
+    }
+
     /** Queues a settlement; the future completes once it is committed (durable), or fails. */
     CompletableFuture<Void> submit(UsageRecord record, @Nullable Reservation reservation, long leaseShrink) {
-        Pending pending = new Pending(record, reservation, leaseShrink, new CompletableFuture<>());
+        long now = System.nanoTime();
+        if (reservation != null && reservation.queuedForSettlement()) {
+            unqueued.decrementAndGet();
+        }
+        long gap = now - lastQueuedAt.getAndSet(now);
+        meanGapNanos = meanGapNanos - meanGapNanos / 8 + gap / 8;
+        Pending pending = new Pending(record, reservation, leaseShrink, new CompletableFuture<>(), now);
         if (stopping && !writer.isAlive()) {
             write(List.of(pending));
         } else {
@@ -98,7 +123,33 @@ class SettlementWriter implements DisposableBean {
             List<Pending> batch = new ArrayList<>();
             batch.add(first);
             queue.drainTo(batch, MAX_BATCH - 1);
+            fill(batch, first.queuedAt() + maxWaitNanos);
             write(batch);
+        }
+    }
+
+    /**
+     * Waits for more settlements until {@code deadline} while calls are still out and the next one is
+     * expected before it. Only the final bytes of the waiting calls are held, never a first byte.
+     */
+    private void fill(List<Pending> batch, long deadline) {
+        while (batch.size() < MAX_BATCH && unqueued.get() > 0 && !stopping) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || meanGapNanos > left) {
+                return;
+            }
+            Pending next;
+            try {
+                next = queue.poll(left, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (next == null) {
+                return;
+            }
+            batch.add(next);
+            queue.drainTo(batch, MAX_BATCH - batch.size());
         }
     }
 
@@ -123,7 +174,7 @@ class SettlementWriter implements DisposableBean {
     }
 
     private void apply(List<Pending> batch) {
-        Windows now = Windows.at(clock.instant(), properties.period());
+        LimitWindows now = LimitWindows.at(clock.instant(), properties.period());
         List<UsageRecord> plain = new ArrayList<>();
         List<Pending> overrun = new ArrayList<>();
         for (Pending pending : batch) {
@@ -165,7 +216,7 @@ class SettlementWriter implements DisposableBean {
         }
     }
 
-    private long overrunAfterSettling(String userId, Windows now) {
+    private long overrunAfterSettling(String userId, LimitWindows now) {
         return budgets.find(userId)
                 .map(row -> Math.max(
                         0,

@@ -1,16 +1,13 @@
 package app.talkide.controlplane.budget;
 
 import app.talkide.controlplane.budget.BudgetDecision.Denied;
-import app.talkide.controlplane.budget.BudgetDecision.Reserved;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.locks.LockSupport;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -18,20 +15,19 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Each user's spending limit per period, and their fair-use limits, enforced across replicas.
  *
- * <p>A call first reserves an estimate ({@link #preCallCheck}): one UPDATE of the user's row that
- * checks every limit and counts the reservation, so concurrent calls can never together pass a limit.
+ * <p>A call first reserves an estimate ({@link #preCallCheck}, {@link CallReservations}): from this
+ * replica's lease or one UPDATE of the user's row that checks every limit, so concurrent calls can never
+ * together pass a limit.
  * While it streams it asks for more, a slice at a time ({@link #extend}); at the end
  * {@link #postCallDebit} replaces the reservation with the actual cost and writes the usage record.
  */
 @Service
 public class UserBudgetService {
 
-    private static final int ATTEMPTS = 3;
-    private static final Duration RECALL_WAIT = Duration.ofMillis(2_500);
-    private static final Duration RECALL_POLL = Duration.ofMillis(100);
-
     private final BudgetRepository budgets;
     private final BudgetLeases leases;
+    private final LeaseReturns returns;
+    private final CallReservations reservations;
     private final SettlementWriter settlements;
     private final BudgetProperties properties;
     private final Clock clock;
@@ -41,6 +37,8 @@ public class UserBudgetService {
     UserBudgetService(
             BudgetRepository budgets,
             BudgetLeases leases,
+            LeaseReturns returns,
+            CallReservations reservations,
             SettlementWriter settlements,
             BudgetProperties properties,
             Clock clock,
@@ -48,6 +46,8 @@ public class UserBudgetService {
             MeterRegistry meters) {
         this.budgets = budgets;
         this.leases = leases;
+        this.returns = returns;
+        this.reservations = reservations;
         this.settlements = settlements;
         this.properties = properties;
         this.clock = clock;
@@ -57,7 +57,7 @@ public class UserBudgetService {
 
     /** Gives back this replica's idle leases and renews those in use (run every second). */
     void sweepLeases() {
-        leases.sweep();
+        returns.sweep();
     }
 
     /**
@@ -65,8 +65,10 @@ public class UserBudgetService {
      * row is created on their first call.
      */
     public BudgetDecision preCallCheck(String userId, long estimatedCostMicros) {
-        BudgetDecision decision = decide(userId, estimatedCostMicros);
-        if (decision instanceof Denied denied) {
+        BudgetDecision decision = reservations.reserve(userId, estimatedCostMicros);
+        if (decision instanceof BudgetDecision.Reserved) {
+            settlements.opened();
+        } else if (decision instanceof Denied denied) {
             meters.counter("talkide.budget.denials", "reason", denied.reason().code())
                     .increment();
         }
@@ -79,121 +81,59 @@ public class UserBudgetService {
      * first. One read, nothing reserved; {@link #preCallCheck} still decides with the call's estimate.
      */
     public Optional<Denied> admissionCheck(String userId) {
-        if (leases.admits(userId, Windows.at(clock.instant(), properties.period()))) {
+        if (leases.admits(userId, LimitWindows.at(clock.instant(), properties.period()))) {
             // This replica's lease has a slot and a request for the user: nothing to read.
             return Optional.empty();
         }
         Optional<Denied> denied = budgets.find(userId)
-                .map(row ->
-                        BudgetDenials.explain(row, 1, Windows.at(clock.instant(), properties.period()), properties));
+                .map(row -> BudgetDenials.explain(
+                        row, 1, LimitWindows.at(clock.instant(), properties.period()), properties));
         denied.ifPresent(refused -> meters.counter(
                         "talkide.budget.denials", "reason", refused.reason().code())
                 .increment());
         return denied;
     }
 
-    private BudgetDecision decide(String userId, long amount) {
-        LocalLease lease = leases.take(userId, amount, Windows.at(clock.instant(), properties.period()));
-        if (lease != null) {
-            return new Reserved(new Reservation(UUID.randomUUID(), userId, amount, lease));
-        }
-        BudgetDecision decision = decideInDatabase(userId, amount);
-        if (spendingRefused(decision) && leases.giveBackIfUnused(userId)) {
-            // This replica's own idle lease held what the call needs: it went back, so ask again.
-            decision = decideInDatabase(userId, amount);
-        }
-        if (spendingRefused(decision) && leases.recallOthers(userId, amount)) {
-            // Other replicas' leases may hold what the call needs: they give back what no call of theirs
-            // holds at their next sweep (every second). A user near their limit waits that long, rather
-            // than being refused money the database still has.
-            long deadline = System.nanoTime() + RECALL_WAIT.toNanos();
-            while (spendingRefused(decision) && System.nanoTime() < deadline) {
-                LockSupport.parkNanos(RECALL_POLL.toNanos());
-                decision = decideInDatabase(userId, amount);
-            }
-        }
-        return decision;
-    }
-
-    private static boolean spendingRefused(BudgetDecision decision) {
-        return decision instanceof Denied denied && denied.reason() == DenialReason.SPENDING_LIMIT;
-    }
-
-    /** The reservation of one call as a row of its own, checked and counted on the user's row. */
-    private BudgetDecision decideInDatabase(String userId, long amount) {
-        for (int attempt = 1; ; attempt++) {
-            Windows now = Windows.at(clock.instant(), properties.period());
-            UUID id = UUID.randomUUID();
-            if (reserve(id, userId, amount, now)) {
-                return new Reserved(new Reservation(id, userId, amount));
-            }
-            var row = budgets.find(userId);
-            if (row.isEmpty()) {
-                budgets.createIfAbsent(userId, now);
-                continue;
-            }
-            Denied denied = BudgetDenials.explain(row.get(), amount, now, properties);
-            // Nothing explains the refusal when a slot or window freed up in between: try again.
-            if (denied != null || attempt >= ATTEMPTS) {
-                return denied != null ? denied : BudgetDenials.busy();
-            }
-        }
-    }
-
-    private boolean reserve(UUID id, String userId, long amount, Windows now) {
-        if (budgets.reservesInOneStatement()) {
-            return budgets.reserveWithRecord(id, userId, amount, defaults(), now, expiry(now.now()));
-        }
-        return Boolean.TRUE.equals(transactions.execute(status -> {
-            budgets.commitWithoutWaitingForDisk();
-            if (!budgets.reserve(userId, amount, defaults(), now)) {
-                return false;
-            }
-            budgets.insertReservation(id, userId, amount, now.now(), expiry(now.now()));
-            return true;
-        }));
-    }
-
     /**
      * Asks for {@code deltaMicros} more for a running call. Under a soft limit a refused extension is
      * granted once, past the limit, and the reservation is marked as overrun.
      */
-    public Extension extend(Reservation reservation, long deltaMicros) {
+    public ExtensionDecision extend(Reservation reservation, long deltaMicros) {
         if (deltaMicros <= 0) {
-            return Extension.GRANTED;
+            return ExtensionDecision.GRANTED;
         }
         LocalLease lease = reservation.lease();
         if (lease != null) {
             return extendFromLease(reservation, lease, deltaMicros);
         }
         if (grow(reservation, deltaMicros, false)) {
-            return Extension.GRANTED;
+            return ExtensionDecision.GRANTED;
         }
         // Only a refusal needs the user's enforcement, so the common path never looks it up.
         if (!reservation.overrun()
                 && enforcementOf(reservation.userId()) == Enforcement.SOFT
                 && grow(reservation, deltaMicros, true)) {
-            return Extension.GRANTED_AS_OVERRUN;
+            return ExtensionDecision.GRANTED_AS_OVERRUN;
         }
-        return Extension.REFUSED;
+        return ExtensionDecision.REFUSED;
     }
 
-    private Extension extendFromLease(Reservation reservation, LocalLease lease, long delta) {
+    private ExtensionDecision extendFromLease(Reservation reservation, LocalLease lease, long delta) {
         if (leases.grow(lease, delta, false)) {
             reservation.grew(delta, false);
-            return Extension.GRANTED;
+            return ExtensionDecision.GRANTED;
         }
         if (!reservation.overrun()
                 && enforcementOf(reservation.userId()) == Enforcement.SOFT
                 && leases.grow(lease, delta, true)) {
             reservation.grew(delta, true);
-            return Extension.GRANTED_AS_OVERRUN;
+            return ExtensionDecision.GRANTED_AS_OVERRUN;
         }
-        return Extension.REFUSED;
+        return ExtensionDecision.REFUSED;
     }
 
     private boolean grow(Reservation reservation, long delta, boolean pastTheLimit) {
-        Windows now = Windows.at(clock.instant(), properties.period());
+        LimitWindows now = LimitWindows.at(clock.instant(), properties.period());
         Boolean grown = transactions.execute(status -> {
             budgets.commitWithoutWaitingForDisk();
             // Reservation row first, then the budget row: the same lock order as settlement and expiry.
@@ -251,7 +191,7 @@ public class UserBudgetService {
     /** Gives back reservations whose calls died with their replica; returns how many. */
     public int expireDeadReservations() {
         Instant now = clock.instant();
-        int released = leases.expireDead();
+        int released = returns.expireDead();
         for (var dead : budgets.expired(now, 500)) {
             Boolean done = transactions.execute(status -> {
                 if (!budgets.deleteIfExpired(dead.id(), now)) {
@@ -269,7 +209,7 @@ public class UserBudgetService {
 
     /** A user's spend, reservations and limit in the current period. */
     public BudgetStatus status(String userId) {
-        Windows now = Windows.at(clock.instant(), properties.period());
+        LimitWindows now = LimitWindows.at(clock.instant(), properties.period());
         return budgets.find(userId)
                 .map(row -> BudgetStatus.of(leases.asShown(row), now, properties))
                 .orElseGet(() -> BudgetStatus.fresh(userId, now, properties));
@@ -277,7 +217,7 @@ public class UserBudgetService {
 
     /** Sets a user's overrides (null fields follow the defaults); returns the resulting status. */
     public BudgetStatus configure(String userId, UserBudgetSettings settings) {
-        Windows now = Windows.at(clock.instant(), properties.period());
+        LimitWindows now = LimitWindows.at(clock.instant(), properties.period());
         budgets.createIfAbsent(userId, now);
         budgets.updateSettings(userId, settings, now.now());
         return status(userId);
@@ -288,15 +228,6 @@ public class UserBudgetService {
                 .map(BudgetRow::enforcement)
                 .filter(e -> e != null)
                 .orElse(properties.enforcement());
-    }
-
-    private BudgetRepository.Limits defaults() {
-        BudgetProperties.FairUse fairUse = properties.fairUse();
-        return new BudgetRepository.Limits(
-                properties.defaultLimitMicros(),
-                fairUse.maxConcurrent(),
-                fairUse.requestsPerMinute(),
-                fairUse.tokensPerHour());
     }
 
     private Instant expiry(Instant now) {

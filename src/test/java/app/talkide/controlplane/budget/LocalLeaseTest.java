@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class LocalLeaseTest {
 
     final Instant now = Instant.parse("2026-03-14T10:20:30Z");
-    final Windows windows = Windows.at(now, BudgetPeriod.MONTH);
+    final LimitWindows windows = LimitWindows.at(now, BudgetPeriod.MONTH);
     final LocalLease lease = new LocalLease("alice", now);
 
     @Test
@@ -31,14 +31,14 @@ class LocalLeaseTest {
     @Test
     void pastItsExpiryALeaseAdmitsNothingUntilRenewed() {
         lease.granted(new LeaseRepository.Grant(100, 4, 10, 0, 1_000), windows, now.plusSeconds(10));
-        Windows later = Windows.at(now.plusSeconds(10), BudgetPeriod.MONTH);
+        LimitWindows later = LimitWindows.at(now.plusSeconds(10), BudgetPeriod.MONTH);
 
         // Other replicas may have given the lease back by then: it must not be used.
         assertThat(lease.take(1, later)).isFalse();
         assertThat(lease.grow(1, later.now())).isFalse();
 
         lease.renewed(now.plus(Duration.ofSeconds(70)));
-        assertThat(lease.take(1, Windows.at(now.plusSeconds(11), BudgetPeriod.MONTH)))
+        assertThat(lease.take(1, LimitWindows.at(now.plusSeconds(11), BudgetPeriod.MONTH)))
                 .as("same minute, renewed")
                 .isTrue();
     }

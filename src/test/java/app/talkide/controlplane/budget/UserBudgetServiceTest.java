@@ -92,9 +92,9 @@ class UserBudgetServiceTest {
     void aHardLimitRefusesTheSliceThatWouldPassIt() {
         budgets.configure(user, new UserBudgetSettings(DOLLAR, Enforcement.HARD, null, null, null));
         Reservation reservation = reserve(DOLLAR / 4);
-        assertThat(budgets.extend(reservation, DOLLAR / 4)).isEqualTo(Extension.GRANTED);
-        assertThat(budgets.extend(reservation, DOLLAR / 2)).isEqualTo(Extension.GRANTED);
-        assertThat(budgets.extend(reservation, 1)).isEqualTo(Extension.REFUSED);
+        assertThat(budgets.extend(reservation, DOLLAR / 4)).isEqualTo(ExtensionDecision.GRANTED);
+        assertThat(budgets.extend(reservation, DOLLAR / 2)).isEqualTo(ExtensionDecision.GRANTED);
+        assertThat(budgets.extend(reservation, 1)).isEqualTo(ExtensionDecision.REFUSED);
         assertThat(reservation.amountMicros()).isEqualTo(DOLLAR);
         assertThat(budgets.status(user).reservedMicros()).isEqualTo(DOLLAR);
     }
@@ -103,8 +103,8 @@ class UserBudgetServiceTest {
     void aSoftLimitGrantsOneSlicePastItAndRecordsTheOverrun() {
         budgets.configure(user, new UserBudgetSettings(DOLLAR, Enforcement.SOFT, null, null, null));
         Reservation reservation = reserve(DOLLAR * 9 / 10);
-        assertThat(budgets.extend(reservation, DOLLAR / 5)).isEqualTo(Extension.GRANTED_AS_OVERRUN);
-        assertThat(budgets.extend(reservation, DOLLAR / 5)).isEqualTo(Extension.REFUSED);
+        assertThat(budgets.extend(reservation, DOLLAR / 5)).isEqualTo(ExtensionDecision.GRANTED_AS_OVERRUN);
+        assertThat(budgets.extend(reservation, DOLLAR / 5)).isEqualTo(ExtensionDecision.REFUSED);
 
         budgets.postCallDebit(reservation, record(DOLLAR * 11 / 10));
 

@@ -6,10 +6,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.Map;
 
 /** The budget period, fair-use minute and fair-use hour that a moment falls into. */
-record Windows(Instant now, Instant period, Instant periodEnd, Instant minute, Instant hour) {
+record LimitWindows(Instant now, Instant period, Instant periodEnd, Instant minute, Instant hour) {
 
-    static Windows at(Instant now, BudgetPeriod period) {
-        return new Windows(
+    static LimitWindows at(Instant now, BudgetPeriod period) {
+        return new LimitWindows(
                 now,
                 period.start(now),
                 period.end(now),

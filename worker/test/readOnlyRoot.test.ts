@@ -177,7 +177,8 @@ test('a turn runs on the real engine with only the volumes, HOME and TMPDIR writ
   const controlPlane = await standInControlPlane();
   const root = mkdtempSync(join(tmpdir(), 'talkide-ro-'));
   if (asRoot) chmodSync(root, 0o755);
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+  // The engine's own children may still be flushing session files for a moment after the worker exits.
+  cleanups.push(() => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
   const pod = writable(root, 'pod-tmp'); // the pod's /tmp emptyDir
   const conversationId = randomUUID();
   const { port } = await startWorker(installDir(), {

@@ -35,7 +35,7 @@ public record BudgetProperties(
         @NotNull @DefaultValue("hard") Enforcement enforcement,
         @NotNull @DefaultValue("30m") Duration reservationTtl,
         @NotNull @DefaultValue("1m") Duration expiryInterval,
-        @NotNull @DefaultValue("0ms") Duration settlementWait,
+        @NotNull @DefaultValue("10ms") Duration settlementWait,
         @Valid @DefaultValue FairUse fairUse,
         @Valid @DefaultValue Lease lease) {
 

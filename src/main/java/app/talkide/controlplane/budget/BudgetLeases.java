@@ -162,7 +162,8 @@ class BudgetLeases implements DisposableBean {
                 return null;
             }
             rows.lock(lease.userId, replica, now, expires);
-            if (!rows.grant(lease.userId, replica, grant, settings.floorMicros(), false, defaults(), now, expires)) {
+            var limits = properties.defaultLimits();
+            if (!rows.grant(lease.userId, replica, grant, settings.floorMicros(), false, limits, now, expires)) {
                 status.setRollbackOnly();
                 return null;
             }
@@ -180,7 +181,7 @@ class BudgetLeases implements DisposableBean {
         return Boolean.TRUE.equals(transactions.execute(status -> {
             budgets.commitWithoutWaitingForDisk();
             rows.lock(userId, replica, now, expires);
-            if (!rows.grant(userId, replica, grant, floor, force, defaults(), now, expires)) {
+            if (!rows.grant(userId, replica, grant, floor, force, properties.defaultLimits(), now, expires)) {
                 status.setRollbackOnly();
                 return false;
             }
@@ -230,14 +231,5 @@ class BudgetLeases implements DisposableBean {
             }
         }
         leases.clear();
-    }
-
-    private BudgetRepository.Limits defaults() {
-        BudgetProperties.FairUse fairUse = properties.fairUse();
-        return new BudgetRepository.Limits(
-                properties.defaultLimitMicros(),
-                fairUse.maxConcurrent(),
-                fairUse.requestsPerMinute(),
-                fairUse.tokensPerHour());
     }
 }

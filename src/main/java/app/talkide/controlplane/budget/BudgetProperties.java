@@ -39,6 +39,12 @@ public record BudgetProperties(
         @Valid @DefaultValue FairUse fairUse,
         @Valid @DefaultValue Lease lease) {
 
+    /** The limits a user without limits of their own gets: the row a first call creates. */
+    BudgetRepository.Limits defaultLimits() {
+        return new BudgetRepository.Limits(
+                defaultLimitMicros, fairUse.maxConcurrent(), fairUse.requestsPerMinute(), fairUse.tokensPerHour());
+    }
+
     /**
      * @param maxConcurrent calls a user may have in flight at once
      * @param requestsPerMinute calls a user may start per calendar minute

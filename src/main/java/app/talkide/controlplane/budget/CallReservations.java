@@ -95,25 +95,16 @@ class CallReservations {
 
     private boolean reserve(UUID id, String userId, long amount, LimitWindows now) {
         if (budgets.reservesInOneStatement()) {
-            return budgets.reserveWithRecord(id, userId, amount, defaults(), now, expiry(now.now()));
+            return budgets.reserveWithRecord(id, userId, amount, properties.defaultLimits(), now, expiry(now.now()));
         }
         return Boolean.TRUE.equals(transactions.execute(status -> {
             budgets.commitWithoutWaitingForDisk();
-            if (!budgets.reserve(userId, amount, defaults(), now)) {
+            if (!budgets.reserve(userId, amount, properties.defaultLimits(), now)) {
                 return false;
             }
             budgets.insertReservation(id, userId, amount, now.now(), expiry(now.now()));
             return true;
         }));
-    }
-
-    private BudgetRepository.Limits defaults() {
-        BudgetProperties.FairUse fairUse = properties.fairUse();
-        return new BudgetRepository.Limits(
-                properties.defaultLimitMicros(),
-                fairUse.maxConcurrent(),
-                fairUse.requestsPerMinute(),
-                fairUse.tokensPerHour());
     }
 
     private Instant expiry(Instant now) {

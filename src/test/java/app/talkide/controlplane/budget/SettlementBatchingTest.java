@@ -51,7 +51,7 @@ class SettlementBatchingTest {
     String user;
 
     @BeforeEach
-    void setUp() {
+    void setUp() throws Exception {
         user = "user-" + UUID.randomUUID();
         // Settlements arriving close together: the writer expects more soon, so a batch may wait for them.
         List<Reservation> burst = new ArrayList<>();
@@ -60,9 +60,7 @@ class SettlementBatchingTest {
         }
         List<CompletableFuture<Void>> settled = new ArrayList<>();
         burst.forEach(reservation -> settled.add(budgets.settle(reservation, record())));
-        CompletableFuture.allOf(settled.toArray(CompletableFuture[]::new))
-                .orTimeout(30, TimeUnit.SECONDS)
-                .join();
+        CompletableFuture.allOf(settled.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
     }
 
     @Test

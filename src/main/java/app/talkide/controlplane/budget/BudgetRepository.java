@@ -79,10 +79,8 @@ class BudgetRepository {
     }
 
     /**
-     * PostgreSQL only: the check, the count and the reservation row as one statement, committing on its
-     * own without waiting for the WAL flush (see {@link #commitWithoutWaitingForDisk()}). One round trip
-     * instead of four (set, update, insert, commit), on every call's way to its first byte. Atomic as
-     * one statement is: the row is inserted only if the update counted the call.
+     * PostgreSQL only: check, count and reservation row in one atomic statement without waiting for the WAL
+     * flush ({@link #commitWithoutWaitingForDisk()}): one round trip on the way to a call's first byte.
      */
     boolean reserveWithRecord(
             UUID id, String userId, long amount, Limits defaults, LimitWindows now, Instant expiresAt) {

@@ -33,9 +33,29 @@ public final class StreamMeter {
         if (event.data() == null) {
             return event.type();
         }
+        switch (event.type()) {
+            case "content_block_delta" -> {
+                // Nearly every event of a stream: read the one length wanted without building a tree.
+                long chars = DeltaLength.of(event.data(), event.dataOffset(), event.dataLength());
+                if (chars >= 0) {
+                    deltaEvents++;
+                    deltaChars += chars;
+                }
+                return event.type();
+            }
+            case "ping", "content_block_stop" -> {
+                return event.type(); // nothing in them is metered
+            }
+            default -> {
+                return accept(event);
+            }
+        }
+    }
+
+    private String accept(SseEvent event) {
         JsonNode data;
         try {
-            data = JSON.readTree(event.data());
+            data = JSON.readTree(event.data(), event.dataOffset(), event.dataLength());
         } catch (JacksonException notJson) {
             return event.type();
         }
@@ -106,12 +126,30 @@ public final class StreamMeter {
         return errorType;
     }
 
-    /** The fields of one server-sent event that metering needs. */
-    record SseEvent(String type, byte @Nullable [] data) {
+    /**
+     * The fields of one server-sent event that metering needs. The data is a slice of the event's own
+     * bytes when it is one line (as every Anthropic event is), a joined copy only when it spans several.
+     */
+    record SseEvent(String type, byte @Nullable [] data, int dataOffset, int dataLength) {
+
+        /** The event types a stream carries, so naming one costs no allocation. */
+        private static final String[] KNOWN = {
+            "content_block_delta",
+            "content_block_start",
+            "content_block_stop",
+            "message_start",
+            "message_delta",
+            "message_stop",
+            "ping",
+            "error"
+        };
 
         static SseEvent parse(byte[] bytes, int offset, int length) {
             String type = "";
-            java.io.ByteArrayOutputStream data = null;
+            byte[] data = null;
+            int dataOffset = 0;
+            int dataLength = 0;
+            java.io.ByteArrayOutputStream joined = null;
             int end = offset + length;
             int lineStart = offset;
             for (int i = offset; i <= end; i++) {
@@ -119,22 +157,40 @@ public final class StreamMeter {
                     int lineEnd = i;
                     if (lineEnd > lineStart) {
                         if (startsWith(bytes, lineStart, lineEnd, "data:")) {
-                            if (data == null) {
-                                data = new java.io.ByteArrayOutputStream(lineEnd - lineStart);
-                            } else {
-                                data.write('\n');
-                            }
                             int from = skipSpace(bytes, lineStart + 5, lineEnd);
-                            data.write(bytes, from, lineEnd - from);
+                            if (data == null) {
+                                data = bytes;
+                                dataOffset = from;
+                                dataLength = lineEnd - from;
+                            } else {
+                                if (joined == null) {
+                                    joined = new java.io.ByteArrayOutputStream(dataLength + lineEnd - from + 1);
+                                    joined.write(data, dataOffset, dataLength);
+                                }
+                                joined.write('\n');
+                                joined.write(bytes, from, lineEnd - from);
+                            }
                         } else if (startsWith(bytes, lineStart, lineEnd, "event:")) {
                             int from = skipSpace(bytes, lineStart + 6, lineEnd);
-                            type = new String(bytes, from, lineEnd - from, StandardCharsets.UTF_8);
+                            type = name(bytes, from, lineEnd);
                         }
                     }
                     lineStart = i + 1;
                 }
             }
-            return new SseEvent(type, data == null ? null : data.toByteArray());
+            if (joined != null) {
+                return new SseEvent(type, joined.toByteArray(), 0, joined.size());
+            }
+            return new SseEvent(type, data, dataOffset, dataLength);
+        }
+
+        private static String name(byte[] bytes, int from, int to) {
+            for (String known : KNOWN) {
+                if (known.length() == to - from && startsWith(bytes, from, to, known)) {
+                    return known;
+                }
+            }
+            return new String(bytes, from, to - from, StandardCharsets.UTF_8);
         }
 
         private static boolean startsWith(byte[] bytes, int from, int to, String prefix) {

@@ -9,15 +9,20 @@ import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * However the upstream's bytes are cut into reads, the splitter yields the same whole events and the
  * meter the same usage; hostile bytes pass through unchanged and never break it.
  */
 class StreamMeteringProperties {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     static final String STREAM = event(
                     "message_start",
@@ -126,6 +131,65 @@ class StreamMeteringProperties {
         }
         assertThat(meter.outputSoFar())
                 .isEqualTo(Math.max(texts.size(), Math.ceilDiv(characters, StreamMeter.CHARS_PER_TOKEN)));
+    }
+
+    @Property(tries = 300)
+    void aDeltaCountsItsDecodedLengthWhateverItsEscapesAndKeyOrder(
+            @ForAll("anyTexts") String text, @ForAll("deltaKinds") String kind, @ForAll boolean typeLast) {
+        String field = switch (kind) {
+            case "text_delta" -> "text";
+            case "thinking_delta" -> "thinking";
+            case "input_json_delta" -> "partial_json";
+            default -> "signature";
+        };
+        ObjectNode delta = JSON.createObjectNode();
+        if (!typeLast) {
+            delta.put("type", kind);
+        }
+        delta.put(field, text);
+        if (typeLast) {
+            delta.put("type", kind);
+        }
+        ObjectNode data =
+                JSON.createObjectNode().put("type", "content_block_delta").put("index", 0);
+        data.set("delta", delta);
+        byte[] event =
+                event("content_block_delta", JSON.writeValueAsString(data)).getBytes(StandardCharsets.UTF_8);
+
+        StreamMeter meter = new StreamMeter();
+        meter.accept(event, 0, event.length);
+
+        long characters = field.equals("signature") ? 0 : text.length();
+        assertThat(meter.outputSoFar()).isEqualTo(Math.max(1, Math.ceilDiv(characters, StreamMeter.CHARS_PER_TOKEN)));
+    }
+
+    @Example
+    void dataOverSeveralLinesIsJoinedAndNotJsonIsNotMetered() {
+        StreamMeter meter = new StreamMeter();
+        byte[] split = ("event: message_delta\ndata: {\"type\":\"message_delta\",\r\n"
+                        + "data: \"usage\":{\"output_tokens\":9}}\n\n")
+                .getBytes(StandardCharsets.UTF_8);
+        byte[] broken = event("content_block_delta", "{\"delta\":{\"type\":\"text_delta\",\"text\":\"abc\"}} tail")
+                .getBytes(StandardCharsets.UTF_8);
+
+        meter.accept(broken, 0, broken.length);
+        assertThat(meter.outputSoFar()).isZero();
+        meter.accept(split, 0, split.length);
+        assertThat(meter.outputSoFar()).isEqualTo(9);
+    }
+
+    @Provide
+    Arbitrary<String> anyTexts() {
+        // Every BMP character but lone surrogates (not valid UTF-8), and pairs beyond it.
+        Arbitrary<String> plain =
+                Arbitraries.strings().withCharRange('\u0000', '\uD7FF').ofMaxLength(30);
+        Arbitrary<String> astral = Arbitraries.of("\uD83D\uDE00", "\uD834\uDD1E", "\"", "\\", "\n", "\u2028");
+        return Arbitraries.oneOf(plain, astral).list().ofMaxSize(6).map(pieces -> String.join("", pieces));
+    }
+
+    @Provide
+    Arbitrary<String> deltaKinds() {
+        return Arbitraries.of("text_delta", "thinking_delta", "input_json_delta", "signature_delta");
     }
 
     @Provide

@@ -1,0 +1,73 @@
+package app.talkide.controlplane.gateway.metering;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.json.JsonFactory;
+
+/**
+ * The characters of output one {@code content_block_delta} carries, read with Jackson's streaming
+ * parser: nearly every event of a stream is one of these, and building a tree for each was the largest
+ * cost of metering. Counts what a tree would: the decoded length (UTF-16 units) of {@code text},
+ * {@code thinking} or {@code partial_json}, chosen by the delta's {@code type}, the last of a repeated
+ * key winning; anything else is 0.
+ */
+final class DeltaLength {
+
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    private DeltaLength() {}
+
+    /** The delta's length, or -1 if {@code data} is not one JSON object (such an event is not metered). */
+    static long of(byte[] data, int offset, int length) {
+        try (JsonParser parser = FACTORY.createParser(ObjectReadContext.empty(), data, offset, length)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return -1;
+            }
+            long chars = 0;
+            while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+                boolean delta = "delta".equals(parser.currentName());
+                JsonToken value = parser.nextToken();
+                if (delta) {
+                    chars = value == JsonToken.START_OBJECT ? ofDelta(parser) : 0;
+                } else {
+                    parser.skipChildren();
+                }
+            }
+            // Trailing tokens: not one JSON value, as a tree read would say.
+            return parser.nextToken() == null ? chars : -1;
+        } catch (JacksonException notJson) {
+            return -1;
+        }
+    }
+
+    private static long ofDelta(JsonParser parser) {
+        String type = "";
+        long text = 0;
+        long thinking = 0;
+        long partialJson = 0;
+        while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+            String name = parser.currentName();
+            if (parser.nextToken() != JsonToken.VALUE_STRING) {
+                parser.skipChildren();
+                continue;
+            }
+            switch (name) {
+                case "type" -> type = parser.getString();
+                case "text" -> text = parser.getStringLength();
+                case "thinking" -> thinking = parser.getStringLength();
+                case "partial_json" -> partialJson = parser.getStringLength();
+                default -> {
+                    // signature, citation and fields yet to come are not output the model wrote
+                }
+            }
+        }
+        return switch (type) {
+            case "text_delta", "text" -> text;
+            case "thinking_delta", "thinking" -> thinking;
+            case "input_json_delta" -> partialJson;
+            default -> 0;
+        };
+    }
+}

@@ -42,6 +42,10 @@ final class StreamRelay implements SseEventSplitter.Sink {
     private final StallWatchdog.Watched watched;
     private final FinalBytes beforeStop;
     private final SseEventSplitter splitter = new SseEventSplitter(MAX_EVENT_BYTES);
+    private final byte[] buffer = new byte[16 * 1024];
+    // Whole events of the current read, passed on as one write: [runStart, runEnd) of the read buffer.
+    private int runStart;
+    private int runEnd;
     private boolean limitReached;
     private boolean stopCommitted;
     private boolean settlementFailed;
@@ -60,7 +64,6 @@ final class StreamRelay implements SseEventSplitter.Sink {
     }
 
     End relay(InputStream upstream) {
-        byte[] buffer = new byte[16 * 1024];
         try {
             while (true) {
                 int read;
@@ -72,12 +75,13 @@ final class StreamRelay implements SseEventSplitter.Sink {
                 watched.touched();
                 if (read < 0) {
                     splitter.finish(this);
-                    client.flush();
+                    flush();
                     return End.COMPLETED;
                 }
+                runStart = runEnd = 0;
                 splitter.feed(buffer, 0, read, this);
-                // One flush for every event of this read, before the next read can block.
-                client.flush();
+                // One write and one flush for every event of this read, before the next read can block.
+                flush();
                 if (settlementFailed) {
                     return End.SETTLEMENT_FAILED;
                 }
@@ -100,16 +104,47 @@ final class StreamRelay implements SseEventSplitter.Sink {
             if (meter.stopped() && !stopCommitted) {
                 // The worker takes message_stop as "done": its usage must be durable before it sees it.
                 stopCommitted = true;
-                client.flush(); // what came before the stop need not wait for the commit
+                flush(); // what came before the stop need not wait for the commit
                 if (!beforeStop.commit()) {
                     settlementFailed = true;
                     return;
                 }
             }
         }
-        client.write(bytes, offset, length);
+        pass(bytes, offset, length);
         if (complete && !allowance.allows(meter)) {
             limitReached = true;
         }
+    }
+
+    /**
+     * Events that lie next to each other in the read buffer are written together when the read's flush
+     * comes. Anything else (an event joined from several reads, held by the splitter in an array it
+     * reuses) is written at once.
+     */
+    private void pass(byte[] bytes, int offset, int length) throws ClientGone {
+        if (bytes == buffer && offset == runEnd) {
+            runEnd += length;
+            return;
+        }
+        writeRun();
+        if (bytes == buffer) {
+            runStart = offset;
+            runEnd = offset + length;
+        } else {
+            client.write(bytes, offset, length);
+        }
+    }
+
+    private void writeRun() throws ClientGone {
+        if (runEnd > runStart) {
+            client.write(buffer, runStart, runEnd - runStart);
+        }
+        runStart = runEnd;
+    }
+
+    private void flush() throws ClientGone {
+        writeRun();
+        client.flush();
     }
 }

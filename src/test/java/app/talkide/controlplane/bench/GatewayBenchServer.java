@@ -38,6 +38,8 @@ public final class GatewayBenchServer {
         properties.put("talkide.budget.fair-use.max-concurrent", "100000");
         properties.put("talkide.budget.fair-use.requests-per-minute", "100000000");
         properties.put("talkide.budget.fair-use.tokens-per-hour", Long.toString(Long.MAX_VALUE / 4));
+        // One token serves the whole run, warm-up included (minutes, longer than a worker's token lives).
+        properties.put("talkide.tokens.worker-token-ttl", "1h");
         properties.put("logging.level.root", "WARN");
         ConfigurableApplicationContext app = new SpringApplicationBuilder(ControlPlaneApplication.class)
                 .run(properties.entrySet().stream()

@@ -1,5 +1,7 @@
 package app.talkide.controlplane.budget;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
@@ -36,19 +38,32 @@ class BudgetLeases implements DisposableBean {
     private final BudgetProperties.Lease settings;
     private final Clock clock;
     private final TransactionTemplate transactions;
+    private final Counter topUpsAhead;
+    private final Counter topUpsNeeded;
 
     BudgetLeases(
             LeaseRepository rows,
             BudgetRepository budgets,
             BudgetProperties properties,
             Clock clock,
-            PlatformTransactionManager transactionManager) {
+            PlatformTransactionManager transactionManager,
+            MeterRegistry meters) {
         this.rows = rows;
         this.budgets = budgets;
         this.properties = properties;
         this.settings = properties.lease();
         this.clock = clock;
         this.transactions = new TransactionTemplate(transactionManager);
+        this.topUpsAhead = topUps(meters, "ahead");
+        this.topUpsNeeded = topUps(meters, "needed");
+    }
+
+    private static Counter topUps(MeterRegistry meters, String when) {
+        return Counter.builder("talkide.budget.lease.topups")
+                .description(
+                        "Lease top-ups: ahead of need (no call waited) or needed by a call the lease could not cover")
+                .tag("when", when)
+                .register(meters);
     }
 
     String replica() {
@@ -64,6 +79,7 @@ class BudgetLeases implements DisposableBean {
         for (int attempt = 0; attempt < 3; attempt++) {
             LocalLease lease = leases.computeIfAbsent(userId, user -> new LocalLease(user, now.now()));
             if (lease.take(amount, now)) {
+                refillIfLow(lease, now);
                 return lease;
             }
             if (!topUp(lease, amount, now)) {
@@ -123,6 +139,38 @@ class BudgetLeases implements DisposableBean {
         }
     }
 
+    /**
+     * Tops the lease up ahead of need, off the caller's thread: a lease that runs dry sends every call
+     * arriving meanwhile to the database (the admission read, then the top-up), where one refill before
+     * it runs out costs a single commit and no call waits for it.
+     */
+    private void refillIfLow(LocalLease lease, LimitWindows now) {
+        LocalLease.Needs low = lease.runningLow(settings.maxPermits(), settings.maxMicros(), now);
+        if (low.nothing() || !lease.refilling.compareAndSet(false, true)) {
+            return;
+        }
+        Thread.ofVirtual().name("budget-lease-refill").start(() -> {
+            try {
+                if (lease.changing.tryLock()) {
+                    try {
+                        // Under the lock the lease may have been topped up, given back or lost meanwhile.
+                        LocalLease.Needs needs = lease.runningLow(settings.maxPermits(), settings.maxMicros(), now);
+                        if (!needs.nothing() && !lease.closed() && !topUpLocked(lease, needs, now, true)) {
+                            lease.refusedAhead();
+                        }
+                    } finally {
+                        lease.changing.unlock();
+                    }
+                }
+            } catch (RuntimeException e) {
+                // The next call that finds the lease short tops it up itself.
+                log.debug("Top-up ahead of need failed: {}", e.toString());
+            } finally {
+                lease.refilling.set(false);
+            }
+        });
+    }
+
     private boolean topUpMoney(LocalLease lease, long delta, LimitWindows now) {
         lease.changing.lock();
         try {
@@ -130,7 +178,7 @@ class BudgetLeases implements DisposableBean {
             if (lease.closed() || needs.money() == 0) {
                 return !lease.closed();
             }
-            return topUpLocked(lease, new LocalLease.Needs(needs.money(), false, false, needs.amount()), now);
+            return topUpLocked(lease, new LocalLease.Needs(needs.money(), false, false, needs.amount()), now, false);
         } finally {
             lease.changing.unlock();
         }
@@ -145,13 +193,13 @@ class BudgetLeases implements DisposableBean {
                 return true;
             }
             LocalLease.Needs needs = lease.needs(amount, now);
-            return needs.nothing() || topUpLocked(lease, needs, now);
+            return needs.nothing() || topUpLocked(lease, needs, now, false);
         } finally {
             lease.changing.unlock();
         }
     }
 
-    private boolean topUpLocked(LocalLease lease, LocalLease.Needs needs, LimitWindows now) {
+    private boolean topUpLocked(LocalLease lease, LocalLease.Needs needs, LimitWindows now, boolean ahead) {
         Instant expires = now.now().plus(settings.ttl());
         // The read that sizes the grant shares the grant's transaction: one commit per top-up, not two.
         LeaseRepository.Grant granted = transactions.execute(status -> {
@@ -173,6 +221,7 @@ class BudgetLeases implements DisposableBean {
             return false;
         }
         lease.granted(granted, now, expires);
+        (ahead ? topUpsAhead : topUpsNeeded).increment();
         return true;
     }
 

@@ -1,6 +1,7 @@
 package app.talkide.controlplane.budget;
 
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -13,6 +14,8 @@ final class LocalLease {
 
     final String userId;
     final ReentrantLock changing = new ReentrantLock();
+    /** Set while a top-up ahead of need runs, so calls that notice the same low water start one, not many. */
+    final AtomicBoolean refilling = new AtomicBoolean();
 
     private long amount;
     private long held;
@@ -28,6 +31,7 @@ final class LocalLease {
     // As the lease row's expires_at: past it, other replicas may give the lease back, so it is not used.
     private Instant validUntil = Instant.EPOCH;
     private boolean closed;
+    private boolean aheadRefused;
 
     LocalLease(String userId, Instant now) {
         this.userId = userId;
@@ -83,6 +87,7 @@ final class LocalLease {
     /** Adds what a top-up granted (a new minute replaces the permits of the old one). */
     synchronized void granted(LeaseRepository.Grant grant, LimitWindows now, Instant expires) {
         validUntil = expires;
+        aheadRefused = false;
         amount += grant.micros();
         slots += grant.slots();
         if (!minute.equals(now.minute())) {
@@ -102,6 +107,26 @@ final class LocalLease {
         validUntil = expires;
         amount += delta;
         held += delta;
+    }
+
+    /**
+     * What to top up before the lease runs out, while calls keep coming: requests when a quarter of
+     * {@code permitsAhead} or fewer are left of this minute's, money when less than a quarter of
+     * {@code moneyAhead} is free. Nothing when the lease covers the next calls or is no longer in use.
+     */
+    synchronized Needs runningLow(int permitsAhead, long moneyAhead, LimitWindows now) {
+        if (closed || aheadRefused || !minute.equals(now.minute())) {
+            // Refused ahead (near a limit): the calls themselves ask from now on. A new minute's
+            // permits come with its first call.
+            return new Needs(0, false, false, amount);
+        }
+        long money = amount - held < moneyAhead / 4 ? moneyAhead : 0;
+        return new Needs(money, false, permitsLeft <= permitsAhead / 4, amount);
+    }
+
+    /** The budget refused a top-up ahead of need: none is tried again until a call's own top-up succeeds. */
+    synchronized void refusedAhead() {
+        aheadRefused = true;
     }
 
     /** What is needed from the database before {@link #take} can succeed. */

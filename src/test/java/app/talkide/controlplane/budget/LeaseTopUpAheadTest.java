@@ -1,0 +1,102 @@
+package app.talkide.controlplane.budget;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import app.talkide.controlplane.budget.BudgetDecision.Reserved;
+import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
+import app.talkide.controlplane.support.DatabaseTest;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
+
+/**
+ * A lease in steady use is topped up before it runs dry: calls keep being admitted and reserved from
+ * memory, and only the first call of a user (and of a new minute) waits for a top-up.
+ */
+// Its own context (small permit grants): closed after the class so its connections go back to PostgreSQL.
+@DirtiesContext
+@DatabaseTest
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.NONE,
+        properties = {
+            "talkide.budget.lease.max-permits=40",
+            "talkide.budget.fair-use.requests-per-minute=1000000",
+            "talkide.budget.fair-use.max-concurrent=100"
+        })
+class LeaseTopUpAheadTest {
+
+    static final int CALLS = 400;
+
+    @Autowired
+    UserBudgetService budgets;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    Clock clock;
+
+    @Test
+    void callsInSteadyUseNeverFindTheLeaseDry() throws Exception {
+        String user = "user-" + UUID.randomUUID();
+        double needed = topUps("needed");
+        double ahead = topUps("ahead");
+
+        for (int i = 0; i < CALLS; i++) {
+            assertThat(budgets.admissionCheck(user)).isEmpty();
+            budgets.settle(reserve(user), record(user)).get(30, TimeUnit.SECONDS);
+        }
+
+        // The user's first call, and at most one more should a minute begin during the loop.
+        assertThat(topUps("needed") - needed).isBetween(1.0, 2.0);
+        // 40 permits a top-up, one ahead of need each time a quarter is left: at least ten for 400 calls.
+        assertThat(topUps("ahead") - ahead).isGreaterThanOrEqualTo(CALLS / 40.0);
+        assertThat(jdbc.sql("select count(*) from usage_record where user_id = :user")
+                        .param("user", user)
+                        .query(Long.class)
+                        .single())
+                .isEqualTo(CALLS);
+    }
+
+    private double topUps(String when) {
+        return meters.get("talkide.budget.lease.topups")
+                .tag("when", when)
+                .counter()
+                .count();
+    }
+
+    private Reservation reserve(String user) {
+        BudgetDecision decision = budgets.preCallCheck(user, 1_000);
+        assertThat(decision).isInstanceOf(Reserved.class);
+        return ((Reserved) decision).reservation();
+    }
+
+    private UsageRecord record(String user) {
+        return new UsageRecord(
+                "gw_test",
+                "acme",
+                "dev",
+                UUID.randomUUID(),
+                user,
+                "messages",
+                "claude-opus-4-5",
+                "opus",
+                new TokenCounts(10, 0, 0, 0, 10),
+                100,
+                CallOutcome.COMPLETED,
+                200,
+                clock.instant(),
+                Duration.ofMillis(5),
+                Duration.ofMillis(1));
+    }
+}

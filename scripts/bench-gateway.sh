@@ -8,7 +8,8 @@
 # pg_stat_database; also without what the background jobs commit in an idle window as long). Then the in-JVM harness checks zero buffering and 1,000 open streams in 512 MB.
 #   scripts/bench-gateway.sh [seconds per 16-client run (10)] [calls at 1 client (2000)] [open streams (1000)]
 # PostgreSQL: 127.0.0.1:5432 as $PGUSER (postgres), trust; the bench creates and drops its own database.
-# BENCH_JFR=/path/file.jfr records a JFR profile of the gateway's JVM for the whole run (jfr print ... to read).
+# BENCH_JFR=/path/file.jfr records a JFR profile of the warm gateway during its 16-client streaming run
+# (read it with: jfr view hot-methods /path/file.jfr).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/java.sh
@@ -47,10 +48,9 @@ ready() {
 
 node "$TOOLS/upstream.mjs" >"$RUN/upstream.log" 2>&1 & PIDS+=($!)
 UP=$(ready "$RUN/upstream.log" | cut -d' ' -f2)
-JFR_OPTS=""
-[ -z "${BENCH_JFR:-}" ] || JFR_OPTS="-XX:StartFlightRecording=filename=$BENCH_JFR,settings=profile,dumponexit=true"
-"$JAVA" -Xmx512m -Xms512m $JFR_OPTS ${BENCH_SERVER_OPTS:-} -cp "$CP" app.talkide.controlplane.bench.GatewayBenchServer \
+"$JAVA" -Xmx512m -Xms512m ${BENCH_SERVER_OPTS:-} -cp "$CP" app.talkide.controlplane.bench.GatewayBenchServer \
   "jdbc:postgresql://127.0.0.1:5432/$DB" "$PGUSER" "http://127.0.0.1:$UP" >"$RUN/gateway.log" 2>&1 & PIDS+=($!)
+GATEWAY_PID=$!
 read -r _ GW TOKEN < <(ready "$RUN/gateway.log")
 PK=$((20000 + $$ % 20000))
 node "$TOOLS/node_modules/@portkey-ai/gateway/build/start-server.js" --port=$PK --headless >"$RUN/portkey.log" 2>&1 & PIDS+=($!)
@@ -69,21 +69,26 @@ commits() {
 }
 
 echo "Gateway benchmark: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
-# The gateway is measured warm, as a replica that has served for a while: on two cores the JIT takes a
-# minute or more of full load to compile the call path, and a cold JVM serves a third of the warm rate.
-# Rounds of the streaming load run until three in a row agree within 5 % (at most WARMUP_ROUNDS).
-echo "warming up the gateway until its streaming rate settles (JIT, connections, budget lease)..."
-rates=()
-for round in $(seq 1 "${WARMUP_ROUNDS:-24}"); do
-  rates+=("$(load "$GATEWAY" 16 5 stream "X-Worker-Token=$TOKEN" | sed -E 's/.*"rps":([0-9.]+).*/\1/')")
-  load "$GATEWAY" 16 1 json "X-Worker-Token=$TOKEN" >/dev/null
-  echo "  round $round: ${rates[-1]} req/s streaming"
-  if [ "$round" -ge 3 ] && node -e 'const r = process.argv.slice(1).map(Number); process.exit(Math.max(...r) < 1.05 * Math.min(...r) ? 0 : 1)' "${rates[@]: -3}"; then
-    break
-  fi
-done
-load "$DIRECT" 4 3 stream >/dev/null
-load "$PORTKEY" 4 4 json "${PORTKEY_HEADERS[@]}" >/dev/null
+# Every target is measured warm, as a server that has served for a while: on two cores the gateway's JIT
+# takes a minute or more of full load to compile the call path (a cold JVM serves a third of the warm
+# rate), and Node's JIT warms too. Rounds of 5 s at 16 clients run until three in a row agree within
+# 5 % (at most WARMUP_ROUNDS); each target's rounds are printed.
+warm() { # name url mode headers...
+  local name="$1" url="$2" mode="$3"; shift 3
+  local rates=() round
+  for round in $(seq 1 "${WARMUP_ROUNDS:-24}"); do
+    rates+=("$(load "$url" 16 5 "$mode" "$@" | sed -E 's/.*"rps":([0-9.]+).*/\1/')")
+    if [ "$round" -ge 3 ] && node -e 'const r = process.argv.slice(1).map(Number); process.exit(Math.max(...r) < 1.05 * Math.min(...r) ? 0 : 1)' "${rates[@]: -3}"; then
+      break
+    fi
+  done
+  echo "  $name: ${rates[*]} req/s"
+}
+echo "warming up until each target's rate settles (JIT, connections, budget lease)..."
+warm "gateway, streaming" "$GATEWAY" stream "X-Worker-Token=$TOKEN"
+warm "gateway, non-streaming" "$GATEWAY" json "X-Worker-Token=$TOKEN"
+warm "direct, streaming" "$DIRECT" stream
+warm "Portkey, non-streaming" "$PORTKEY" json "${PORTKEY_HEADERS[@]}"
 
 results="$RUN/results"
 : >"$results"
@@ -95,7 +100,9 @@ measure direct_1_stream "$DIRECT" 1 "-$ONE" stream
 measure gateway_1_stream "$GATEWAY" 1 "-$ONE" stream "X-Worker-Token=$TOKEN"
 measure direct_16_stream "$DIRECT" 16 "$SECS" stream
 before=$(commits)
+[ -z "${BENCH_JFR:-}" ] || "$(dirname "$JAVA")/jcmd" "$GATEWAY_PID" JFR.start name=bench settings=profile filename="$BENCH_JFR" >/dev/null
 measure gateway_16_stream "$GATEWAY" 16 "$SECS" stream "X-Worker-Token=$TOKEN"
+[ -z "${BENCH_JFR:-}" ] || "$(dirname "$JAVA")/jcmd" "$GATEWAY_PID" JFR.stop name=bench >/dev/null
 after=$(commits)
 echo "commits $((after - before))" | tee -a "$results"
 # The same window with no load: what the application's background jobs commit on their own.

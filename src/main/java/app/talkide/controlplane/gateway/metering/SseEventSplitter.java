@@ -35,6 +35,16 @@ public final class SseEventSplitter {
         int end = offset + length;
         for (int i = offset; i < end; i++) {
             int b = chunk[i];
+            if (b != '\n' && b != '\r') {
+                // Most bytes: skip the rest of the line at once. A terminator needs line breaks right
+                // before it, so after any other byte the history is just "not a line break".
+                while (i + 1 < end && chunk[i + 1] != '\n' && chunk[i + 1] != '\r') {
+                    i++;
+                }
+                last1 = 0;
+                last2 = last3 = -1;
+                continue;
+            }
             boolean terminator = (b == '\n' && (last1 == '\n' || (last1 == '\r' && last2 == '\n' && last3 == '\r')))
                     || (b == '\r' && last1 == '\r');
             last3 = last2;

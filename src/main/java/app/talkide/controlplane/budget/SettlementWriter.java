@@ -25,8 +25,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Group commit of settlements: one thread writes every settlement that queued while the previous
  * transaction committed (usage records, reservation deletes, lease shrinks, one update per user) in one
  * durable transaction. Under load a commit carries many calls; alone, a call waits for one commit as it
- * did before. While other calls are in flight and settlements arrive faster than {@code settlement-wait},
- * a batch waits up to that long for more before it commits (fewer commits, a later last byte). Lock order as everywhere in budgets: reservation rows, lease rows, then users (sorted, so
+ * did before. While other calls are in flight (counted from their arrival, {@link SettlementExpected})
+ * and settlements arrive faster than {@code settlement-wait}, a batch waits up to that long for more
+ * before it commits (fewer commits, a later last byte). Lock order as everywhere in budgets: reservation rows, lease rows, then users (sorted, so
  * two replicas' writers never wait on each other in a cycle).
  */
 @Component
@@ -35,6 +36,7 @@ class SettlementWriter implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(SettlementWriter.class);
     private static final int MAX_BATCH = 256;
     private static final long SHUTDOWN_WAIT_MILLIS = 15_000;
+    private static final long FILL_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /**
      * @param reservation null for a call that held none (a denial, {@code count_tokens})
@@ -91,6 +93,11 @@ class SettlementWriter implements DisposableBean {
         unqueued.incrementAndGet();
     }
 
+    /** A call arrived that may reserve and settle: a batch may wait for it from now on. */
+    SettlementExpected expect() {
+        return new SettlementExpected(unqueued);
+    }
+
     /** Queues a settlement; the future completes once it is committed (durable), or fails. */
     CompletableFuture<Void> submit(UsageRecord record, @Nullable Reservation reservation, long leaseShrink) {
         long now = System.nanoTime();
@@ -140,13 +147,14 @@ class SettlementWriter implements DisposableBean {
             }
             Pending next;
             try {
-                next = queue.poll(left, TimeUnit.NANOSECONDS);
+                // In short steps: a call counted early may end without settling (refused, gone).
+                next = queue.poll(Math.min(left, FILL_STEP_NANOS), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
             if (next == null) {
-                return;
+                continue;
             }
             batch.add(next);
             queue.drainTo(batch, MAX_BATCH - batch.size());

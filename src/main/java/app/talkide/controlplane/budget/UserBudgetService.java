@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -65,14 +66,32 @@ public class UserBudgetService {
      * row is created on their first call.
      */
     public BudgetDecision preCallCheck(String userId, long estimatedCostMicros) {
+        return preCallCheck(userId, estimatedCostMicros, null);
+    }
+
+    /**
+     * {@link #preCallCheck(String, long)} for a call counted since it arrived ({@link #expectSettlement}):
+     * a reservation takes over its count.
+     */
+    public BudgetDecision preCallCheck(String userId, long estimatedCostMicros, @Nullable SettlementExpected expected) {
         BudgetDecision decision = reservations.reserve(userId, estimatedCostMicros);
         if (decision instanceof BudgetDecision.Reserved) {
-            settlements.opened();
+            if (expected == null || !expected.passToReservation()) {
+                settlements.opened();
+            }
         } else if (decision instanceof Denied denied) {
             meters.counter("talkide.budget.denials", "reason", denied.reason().code())
                     .increment();
         }
         return decision;
+    }
+
+    /**
+     * Counts a gateway call that just arrived as one a settlement batch may wait for; close it when the
+     * call ends (a no-op once its reservation took the count over).
+     */
+    public SettlementExpected expectSettlement() {
+        return settlements.expect();
     }
 
     /**

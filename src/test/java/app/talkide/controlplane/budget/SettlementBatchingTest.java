@@ -81,6 +81,38 @@ class SettlementBatchingTest {
     }
 
     @Test
+    void aCallCountedOnArrivalIsWaitedForBeforeItHasReserved() throws Exception {
+        Reservation first = reserve();
+        try (SettlementExpected arriving = budgets.expectSettlement()) {
+            long batches = batches();
+            CompletableFuture<Void> firstSettled = budgets.settle(first, record());
+            assertThat(firstSettled).failsWithin(Duration.ofMillis(1_000)).withThrowableOfType(TimeoutException.class);
+
+            BudgetDecision decision = budgets.preCallCheck(user, 1_000, arriving);
+            assertThat(decision).isInstanceOf(Reserved.class);
+            CompletableFuture<Void> secondSettled = budgets.settle(((Reserved) decision).reservation(), record());
+            firstSettled.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            secondSettled.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(batches()).isEqualTo(batches + 1);
+            assertThat(usageRecords()).isEqualTo(22);
+        }
+    }
+
+    @Test
+    void aCallCountedOnArrivalThatEndsWithoutReservingStopsTheWait() throws Exception {
+        Reservation only = reserve();
+        SettlementExpected arriving = budgets.expectSettlement();
+        CompletableFuture<Void> settled = budgets.settle(only, record());
+        assertThat(settled).failsWithin(Duration.ofMillis(500)).withThrowableOfType(TimeoutException.class);
+
+        long closed = System.nanoTime();
+        arriving.close();
+        settled.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        // Well before the 5 s bound: the writer noticed nobody else is coming.
+        assertThat(Duration.ofNanos(System.nanoTime() - closed)).isLessThan(Duration.ofMillis(2_500));
+    }
+
+    @Test
     void aSettlementWaitsNoLongerThanTheBound() throws Exception {
         Reservation first = reserve();
         Reservation stillRunning = reserve();

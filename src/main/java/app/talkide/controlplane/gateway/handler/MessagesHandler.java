@@ -5,6 +5,7 @@ import app.talkide.controlplane.budget.BudgetDecision.Denied;
 import app.talkide.controlplane.budget.BudgetDecision.Reserved;
 import app.talkide.controlplane.budget.CallOutcome;
 import app.talkide.controlplane.budget.Reservation;
+import app.talkide.controlplane.budget.SettlementExpected;
 import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
 import app.talkide.controlplane.budget.UserBudgetService;
 import app.talkide.controlplane.gateway.AnthropicErrors;
@@ -62,16 +63,20 @@ class MessagesHandler {
     }
 
     void handle(GatewayCall call, HttpServletRequest request, HttpServletResponse response) throws IOException {
-        // Before the body is read: a user who may not call now must not make the gateway hold a large body.
-        Optional<Denied> notNow = budgets.admissionCheck(call.worker().userId());
-        if (notNow.isPresent()) {
-            budgets.record(call.record(TokenCounts.NONE, 0, CallOutcome.DENIED));
-            GatewayError.denial(notNow.get()).writeTo(response, call.requestId());
-            return;
-        }
-        try (RequestBody.Held held = readBody(call, request, response)) {
-            if (held != null) {
-                handle(call, request, response, held);
+        // Counted from now, so the settlement commit of calls ahead of it may wait for this one too.
+        try (SettlementExpected expected = budgets.expectSettlement()) {
+            // Before the body is read: a user who may not call now must not make the gateway hold a large body.
+            Optional<Denied> notNow = budgets.admissionCheck(call.worker().userId());
+            if (notNow.isPresent()) {
+                expected.close();
+                budgets.record(call.record(TokenCounts.NONE, 0, CallOutcome.DENIED));
+                GatewayError.denial(notNow.get()).writeTo(response, call.requestId());
+                return;
+            }
+            try (RequestBody.Held held = readBody(call, request, response)) {
+                if (held != null) {
+                    handle(call, request, response, held, expected);
+                }
             }
         }
     }
@@ -87,7 +92,11 @@ class MessagesHandler {
     }
 
     private void handle(
-            GatewayCall call, HttpServletRequest request, HttpServletResponse response, RequestBody.Held held)
+            GatewayCall call,
+            HttpServletRequest request,
+            HttpServletResponse response,
+            RequestBody.Held held,
+            SettlementExpected expected)
             throws IOException {
         byte[] body = held.bytes();
         MessagesRequestFacts parsed;
@@ -96,6 +105,7 @@ class MessagesHandler {
             parsed = MessagesRequestFacts.parse(body);
             target = forwarder.target();
         } catch (GatewayError refused) {
+            expected.close();
             refused.writeTo(response, call.requestId());
             return;
         }
@@ -105,9 +115,10 @@ class MessagesHandler {
         long firstOutput = firstOutputTokens(parsed);
         long estimate = price.cost(parsed.estimatedInputTokens(), firstOutput);
         long budgetStart = System.nanoTime();
-        BudgetDecision decision = budgets.preCallCheck(call.worker().userId(), estimate);
+        BudgetDecision decision = budgets.preCallCheck(call.worker().userId(), estimate, expected);
         call.budgetChecked(System.nanoTime() - budgetStart);
         if (decision instanceof Denied denied) {
+            expected.close();
             budgets.record(call.record(TokenCounts.NONE, 0, CallOutcome.DENIED));
             GatewayError.denial(denied).writeTo(response, call.requestId());
             return;

@@ -1,0 +1,34 @@
+package app.talkide.controlplane.budget;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A gateway call that may settle soon, counted from the moment it arrives rather than from its
+ * reservation: a settlement batch waits (up to {@code settlement-wait}) for the calls it counts, so
+ * counting them early lets one commit carry the calls that arrived together instead of only those
+ * already reserved. Handed to {@link UserBudgetService#preCallCheck(String, long, SettlementExpected)}, the
+ * count passes to the reservation; a call that ends without one uncounts itself on {@link #close}.
+ */
+public final class SettlementExpected implements AutoCloseable {
+
+    private final AtomicInteger unqueued;
+    private final AtomicBoolean counted = new AtomicBoolean(true);
+
+    SettlementExpected(AtomicInteger unqueued) {
+        this.unqueued = unqueued;
+        unqueued.incrementAndGet();
+    }
+
+    /** The reservation now carries the count (its settlement uncounts it); false if this no longer did. */
+    boolean passToReservation() {
+        return counted.compareAndSet(true, false);
+    }
+
+    @Override
+    public void close() {
+        if (counted.compareAndSet(true, false)) {
+            unqueued.decrementAndGet();
+        }
+    }
+}

@@ -101,16 +101,18 @@ class SettlementWriter implements DisposableBean {
     /** Queues a settlement; the future completes once it is committed (durable), or fails. */
     CompletableFuture<Void> submit(UsageRecord record, @Nullable Reservation reservation, long leaseShrink) {
         long now = System.nanoTime();
-        if (reservation != null && reservation.queuedForSettlement()) {
-            unqueued.decrementAndGet();
-        }
         long gap = now - lastQueuedAt.getAndSet(now);
         meanGapNanos = meanGapNanos - meanGapNanos / 8 + gap / 8;
         Pending pending = new Pending(record, reservation, leaseShrink, new CompletableFuture<>(), now);
+        boolean counted = reservation != null && reservation.queuedForSettlement();
         if (stopping && !writer.isAlive()) {
             write(List.of(pending));
         } else {
             queue.add(pending);
+        }
+        // Uncounted only once queued: a batch that sees nobody left to wait for finds it in the queue.
+        if (counted) {
+            unqueued.decrementAndGet();
         }
         return pending.done();
     }
@@ -143,7 +145,7 @@ class SettlementWriter implements DisposableBean {
         while (batch.size() < MAX_BATCH && unqueued.get() > 0 && !stopping) {
             long left = deadline - System.nanoTime();
             if (left <= 0 || meanGapNanos > left) {
-                return;
+                break;
             }
             Pending next;
             try {
@@ -151,7 +153,7 @@ class SettlementWriter implements DisposableBean {
                 next = queue.poll(Math.min(left, FILL_STEP_NANOS), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return;
+                break;
             }
             if (next == null) {
                 continue;
@@ -159,6 +161,8 @@ class SettlementWriter implements DisposableBean {
             batch.add(next);
             queue.drainTo(batch, MAX_BATCH - batch.size());
         }
+        // Whatever was queued before its call stopped counting joins this batch.
+        queue.drainTo(batch, MAX_BATCH - batch.size());
     }
 
     private void write(List<Pending> batch) {

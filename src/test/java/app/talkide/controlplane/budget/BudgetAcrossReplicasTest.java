@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import app.talkide.controlplane.ControlPlaneApplication;
 import app.talkide.controlplane.budget.BudgetDecision.Denied;
 import app.talkide.controlplane.budget.BudgetDecision.Reserved;
-import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
 import app.talkide.controlplane.support.ClockTestConfiguration;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.MutableClock;
@@ -236,22 +235,7 @@ class BudgetAcrossReplicasTest {
     }
 
     private UsageRecord record(long cost) {
-        return new UsageRecord(
-                "gw_test",
-                "acme",
-                "dev",
-                UUID.randomUUID(),
-                user,
-                "messages",
-                "claude-opus-4-5",
-                "opus",
-                new TokenCounts(10, 0, 0, 0, 10),
-                cost,
-                CallOutcome.COMPLETED,
-                200,
-                clock(0).instant(),
-                Duration.ofMillis(5),
-                Duration.ofMillis(1));
+        return CompletedCalls.of(user, cost, clock(0).instant());
     }
 
     private static ConfigurableApplicationContext start(String name) {

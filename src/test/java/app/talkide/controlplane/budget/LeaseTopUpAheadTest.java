@@ -3,11 +3,9 @@ package app.talkide.controlplane.budget;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import app.talkide.controlplane.budget.BudgetDecision.Reserved;
-import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
 import app.talkide.controlplane.support.DatabaseTest;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -82,21 +80,6 @@ class LeaseTopUpAheadTest {
     }
 
     private UsageRecord record(String user) {
-        return new UsageRecord(
-                "gw_test",
-                "acme",
-                "dev",
-                UUID.randomUUID(),
-                user,
-                "messages",
-                "claude-opus-4-5",
-                "opus",
-                new TokenCounts(10, 0, 0, 0, 10),
-                100,
-                CallOutcome.COMPLETED,
-                200,
-                clock.instant(),
-                Duration.ofMillis(5),
-                Duration.ofMillis(1));
+        return CompletedCalls.of(user, 100, clock.instant());
     }
 }

@@ -3,7 +3,6 @@ package app.talkide.controlplane.budget;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import app.talkide.controlplane.budget.BudgetDecision.Reserved;
-import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
 import app.talkide.controlplane.support.DatabaseTest;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -150,21 +149,6 @@ class SettlementBatchingTest {
     }
 
     private UsageRecord record() {
-        return new UsageRecord(
-                "gw_test",
-                "acme",
-                "dev",
-                UUID.randomUUID(),
-                user,
-                "messages",
-                "claude-opus-4-5",
-                "opus",
-                new TokenCounts(10, 0, 0, 0, 10),
-                100,
-                CallOutcome.COMPLETED,
-                200,
-                clock.instant(),
-                Duration.ofMillis(5),
-                Duration.ofMillis(1));
+        return CompletedCalls.of(user, 100, clock.instant());
     }
 }

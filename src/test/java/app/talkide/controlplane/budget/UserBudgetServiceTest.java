@@ -219,25 +219,10 @@ class UserBudgetServiceTest {
     }
 
     private UsageRecord record(long cost) {
-        return record(cost, new TokenCounts(10, 0, 0, 0, 10));
+        return CompletedCalls.of(user, cost, clock.instant());
     }
 
     private UsageRecord record(long cost, TokenCounts tokens) {
-        return new UsageRecord(
-                "gw_test",
-                "acme",
-                "dev",
-                UUID.randomUUID(),
-                user,
-                "messages",
-                "claude-opus-4-5",
-                "opus",
-                tokens,
-                cost,
-                CallOutcome.COMPLETED,
-                200,
-                clock.instant(),
-                Duration.ofMillis(5),
-                Duration.ofMillis(1));
+        return CompletedCalls.of(user, cost, tokens, clock.instant());
     }
 }

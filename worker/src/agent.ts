@@ -1,6 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type McpServerConfig, type Options, query } from '@anthropic-ai/claude-agent-sdk';
+import {
+  type McpServerConfig,
+  type Options,
+  query,
+  type SpawnedProcess,
+  type SpawnOptions,
+} from '@anthropic-ai/claude-agent-sdk';
 
 /**
  * Mara's engine. A turn is one SDK `query()`: the conversation id is the SDK session id (resumed on later
@@ -36,6 +42,8 @@ export interface SdkAgentSettings {
   model: string;
   baseUrlFor: (conversationId: string) => string;
   mcpServers: (conversationId: string) => Record<string, McpServerConfig>;
+  /** Starts the engine's process; the worker's own, so that its stop can wait for every engine. */
+  spawnEngine?: (options: SpawnOptions) => SpawnedProcess;
 }
 
 /** The inert credential the engine sends to the proxy; the proxy drops it. */
@@ -70,6 +78,9 @@ export function sdkOptions(
     env: engineEnvironment(settings, conversationId),
     stderr: () => {}, // the engine's own diagnostics; its failures surface as result messages
   };
+  if (settings.spawnEngine) {
+    options.spawnClaudeCodeProcess = settings.spawnEngine;
+  }
   if (hasTranscript(settings.configDir, conversationId)) {
     options.resume = conversationId;
   } else {

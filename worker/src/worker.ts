@@ -6,6 +6,7 @@ import { BuildApi } from './buildApi.js';
 import { BUILD_SERVER, buildServer, TurnSignals } from './buildTools.js';
 import { CommandTokenVerifier } from './commandToken.js';
 import type { WorkerConfig } from './config.js';
+import { EngineProcesses } from './engineProcesses.js';
 import { GatewayProxy } from './gatewayProxy.js';
 import { json, problem } from './http.js';
 import { logger } from './log.js';
@@ -20,10 +21,14 @@ import { WorkerTokens } from './workerTokens.js';
 
 const log = logger('worker');
 
+/** How long a stop waits for the engines to exit before it kills them (within a pod's 30 s grace). */
+const ENGINE_EXIT_MS = 10_000;
+
 /**
  * A running worker: the contract's HTTP server, the local gateway proxy, the sessions and the reports.
  * `stop()` is the graceful stop of a pod: from its first moment every command is refused with 503 and
- * nothing more is written under CLAUDE_CONFIG_DIR; running turns are left for the successor to report.
+ * the worker writes nothing more under CLAUDE_CONFIG_DIR; running turns are left for the successor to
+ * report. The engines are closed, and the stop waits for them to exit.
  */
 export class Worker {
   private stopping = false;
@@ -32,6 +37,7 @@ export class Worker {
   readonly proxy: GatewayProxy;
   readonly reports: Reports;
   private warm: WarmAgent | undefined;
+  private readonly engines = new EngineProcesses();
 
   private constructor(
     readonly config: WorkerConfig,
@@ -53,6 +59,7 @@ export class Worker {
       workspaceDir: config.workspaceDir,
       model: config.model,
       baseUrlFor: (id) => this.proxy.baseUrlFor(id),
+      spawnEngine: this.engines.spawn,
       mcpServers: (id) => ({
         ...operatorServers,
         [ISSUE_SERVER]: issueTrackingServer(id, this.reports),
@@ -137,9 +144,11 @@ export class Worker {
     this.sessions.haltAll();
     this.reports.stop();
     this.warm?.close();
-    if (graceMs > 0) {
-      await new Promise((resolve) => setTimeout(resolve, graceMs));
-    }
+    // Engines end their turn's transcript on the session volume as they exit: wait for them, bounded.
+    await Promise.all([
+      this.engines.exited(ENGINE_EXIT_MS),
+      graceMs > 0 ? new Promise((resolve) => setTimeout(resolve, graceMs)) : undefined,
+    ]);
     await this.proxy.close();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));

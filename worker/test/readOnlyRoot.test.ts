@@ -9,6 +9,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
 } from 'node:fs';
@@ -32,7 +33,16 @@ const INSTALL = resolve(import.meta.dirname, '..', '..');
 const asRoot = process.getuid?.() === 0;
 const cleanups: (() => void | Promise<void>)[] = [];
 after(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
+  // Every cleanup runs even when one fails: a server left open would keep the test process alive.
+  const failures: unknown[] = [];
+  for (const cleanup of cleanups.reverse()) {
+    try {
+      await cleanup();
+    } catch (e) {
+      failures.push(e);
+    }
+  }
+  if (failures.length > 0) throw failures[0];
 });
 
 async function standInControlPlane(): Promise<URL> {
@@ -177,14 +187,14 @@ test('a turn runs on the real engine with only the volumes, HOME and TMPDIR writ
   const controlPlane = await standInControlPlane();
   const root = mkdtempSync(join(tmpdir(), 'talkide-ro-'));
   if (asRoot) chmodSync(root, 0o755);
-  // The engine's own children may still be flushing session files for a moment after the worker exits.
-  cleanups.push(() => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
+  cleanups.push(() => rmSync(root, { recursive: true, force: true }));
   const pod = writable(root, 'pod-tmp'); // the pod's /tmp emptyDir
+  const sessions = writable(root, 'sessions');
   const conversationId = randomUUID();
-  const { port } = await startWorker(installDir(), {
+  const { child, port } = await startWorker(installDir(), {
     HOME: join(pod, 'home'), // not there yet, as in a fresh pod
     TMPDIR: pod,
-    CLAUDE_CONFIG_DIR: writable(root, 'sessions'),
+    CLAUDE_CONFIG_DIR: sessions,
     TALKIDE_WORKSPACE_DIR: writable(root, 'workspace'),
     TALKIDE_TENANT: 'acme',
     TALKIDE_ENV: 'dev',
@@ -207,4 +217,22 @@ test('a turn runs on the real engine with only the volumes, HOME and TMPDIR writ
       assert.deepEqual(ownedByWorker(dir), [], `the worker wrote under ${dir}`);
     }
   }
+  // A pod's stop: the worker exits only once its engines have, so none is left writing to the volume.
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+  assert.deepEqual(processesWith(`CLAUDE_CONFIG_DIR=${sessions}`), [], 'an engine outlived its worker');
 });
+
+/** The processes whose environment holds `entry`: the engines this test's worker started. */
+function processesWith(entry: string): string[] {
+  return readdirSync('/proc')
+    .filter((pid) => /^\d+$/.test(pid))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(entry);
+      } catch {
+        return false; // gone, or not ours to read
+      }
+    });
+}

@@ -52,16 +52,42 @@ public final class RawHttp implements AutoCloseable {
             }
             String headers = head.toString(StandardCharsets.ISO_8859_1);
             long length = -1;
+            boolean chunked = false;
             for (String line : headers.split("\r\n")) {
-                if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+                String lower = line.toLowerCase(Locale.ROOT);
+                if (lower.startsWith("content-length:")) {
                     length = Long.parseLong(line.substring(15).trim());
                 }
+                chunked |= lower.startsWith("transfer-encoding:") && lower.contains("chunked");
             }
-            byte[] body = length >= 0 ? in.readNBytes((int) length) : new byte[0];
+            byte[] body = chunked ? chunks(in) : length >= 0 ? in.readNBytes((int) length) : new byte[0];
             return headers + new String(body, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A chunked body, up to and including its last (empty) chunk and the line after it. */
+    private static byte[] chunks(InputStream in) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        for (int size = Integer.parseInt(line(in).split(";")[0].trim(), 16);
+                size > 0;
+                size = Integer.parseInt(line(in).split(";")[0].trim(), 16)) {
+            body.write(in.readNBytes(size));
+            line(in); // the CRLF after the chunk
+        }
+        line(in); // the empty line after the last chunk (no trailers are sent here)
+        return body.toByteArray();
+    }
+
+    private static String line(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        for (int b = in.read(); b >= 0 && b != '\n'; b = in.read()) {
+            if (b != '\r') {
+                line.write(b);
+            }
+        }
+        return line.toString(StandardCharsets.ISO_8859_1);
     }
 
     /** The status code of {@link #response()}'s text. */

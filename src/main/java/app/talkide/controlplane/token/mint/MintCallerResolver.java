@@ -2,7 +2,10 @@ package app.talkide.controlplane.token.mint;
 
 import app.talkide.controlplane.token.identity.IdentityTokens;
 import app.talkide.controlplane.token.identity.VerifiedIdentity;
+import app.talkide.controlplane.token.security.UnreadBody;
 import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpHeaders;
@@ -46,6 +49,12 @@ class MintCallerResolver implements HandlerMethodArgumentResolver {
                 .orElseThrow(() -> {
                     meters.counter("talkide.worker.token.mints", "outcome", "unauthenticated")
                             .increment();
+                    // Refused before its body was read: keep the connection usable for the caller's next request.
+                    HttpServletRequest servletRequest = request.getNativeRequest(HttpServletRequest.class);
+                    HttpServletResponse servletResponse = request.getNativeResponse(HttpServletResponse.class);
+                    if (servletRequest != null && servletResponse != null) {
+                        UnreadBody.drainOrClose(servletRequest, servletResponse);
+                    }
                     return new InvalidIdentityToken();
                 });
     }

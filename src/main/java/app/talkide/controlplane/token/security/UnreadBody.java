@@ -12,13 +12,13 @@ import java.io.InputStream;
  * dropped so the connection stays usable; a large one is not read — an unauthenticated caller must not
  * make us read megabytes — and the response says the connection closes.
  */
-final class UnreadBody {
+public final class UnreadBody {
 
     static final int DRAIN_LIMIT = 64 * 1024;
 
     private UnreadBody() {}
 
-    static void drainOrClose(HttpServletRequest request, HttpServletResponse response) {
+    public static void drainOrClose(HttpServletRequest request, HttpServletResponse response) {
         long declared = request.getContentLengthLong();
         if (declared > DRAIN_LIMIT) {
             response.setHeader("Connection", "close");

@@ -8,6 +8,7 @@ import app.talkide.controlplane.support.ClockTestConfiguration;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.MutableClock;
+import app.talkide.controlplane.support.RawHttp;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
@@ -150,6 +151,32 @@ class MintEndpointTest {
         assertThat(malformedId.header("WWW-Authenticate")).contains("invalid_token");
         assertThat(notJson.status()).isEqualTo(401);
         assertThat(empty.status()).isEqualTo(401);
+    }
+
+    @Test
+    void aRefusedMintWhoseBodyCameLateLeavesTheConnectionUsable() {
+        // The 401 is decided from the headers alone; the body is still on its way. Were it left unread,
+        // Jetty would close the connection after the answer and the caller's next request on it would fail.
+        String body = "{\"conversationId\":\"" + conversation.id() + "\"}";
+        String head = "POST " + MINT + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Authorization: Bearer tkwi_" + "E".repeat(43) + "\r\nContent-Length: " + body.length() + "\r\n\r\n";
+        try (RawHttp raw = new RawHttp(port, Duration.ofSeconds(10))) {
+            raw.send(head);
+            sleep(Duration.ofMillis(300));
+            String first = raw.send(body).response();
+            String second = raw.send(head + body).response();
+
+            assertThat(RawHttp.status(first)).isEqualTo(401);
+            assertThat(second).as("the next request on the same connection").startsWith("HTTP/1.1 401");
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test

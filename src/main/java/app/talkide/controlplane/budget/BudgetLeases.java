@@ -4,10 +4,14 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +44,7 @@ class BudgetLeases implements DisposableBean {
     private final TransactionTemplate transactions;
     private final Counter topUpsAhead;
     private final Counter topUpsNeeded;
+    private final Queue<LocalLease> wantedAhead = new ConcurrentLinkedQueue<>();
 
     BudgetLeases(
             LeaseRepository rows,
@@ -140,35 +145,100 @@ class BudgetLeases implements DisposableBean {
     }
 
     /**
-     * Tops the lease up ahead of need, off the caller's thread: a lease that runs dry sends every call
-     * arriving meanwhile to the database (the admission read, then the top-up), where one refill before
-     * it runs out costs a single commit and no call waits for it.
+     * Asks for a top-up ahead of need when the lease runs low: a lease that runs dry sends every call
+     * arriving meanwhile to the database (the admission read, then the top-up). The settlement writer
+     * carries it in its next commit ({@link #claimTopUpsAhead}), or commits it alone if no settlement
+     * comes within {@code settlement-wait}: it costs no commit of its own under load, and no call waits.
      */
     private void refillIfLow(LocalLease lease, LimitWindows now) {
         LocalLease.Needs low = lease.runningLow(settings.maxPermits(), settings.maxMicros(), now);
         if (low.nothing() || !lease.refilling.compareAndSet(false, true)) {
             return;
         }
-        Thread.ofVirtual().name("budget-lease-refill").start(() -> {
-            try {
-                if (lease.changing.tryLock()) {
-                    try {
-                        // Under the lock the lease may have been topped up, given back or lost meanwhile.
-                        LocalLease.Needs needs = lease.runningLow(settings.maxPermits(), settings.maxMicros(), now);
-                        if (!needs.nothing() && !lease.closed() && !topUpLocked(lease, needs, now, true)) {
-                            lease.refusedAhead();
-                        }
-                    } finally {
-                        lease.changing.unlock();
-                    }
-                }
-            } catch (RuntimeException e) {
-                // The next call that finds the lease short tops it up itself.
-                log.debug("Top-up ahead of need failed: {}", e.toString());
-            } finally {
+        wantedAhead.add(lease);
+    }
+
+    /** Whether a lease waits for a top-up ahead of need. */
+    boolean topUpsAheadWanted() {
+        return !wantedAhead.isEmpty();
+    }
+
+    /**
+     * The leases waiting for a top-up ahead of need, each locked for it until {@link
+     * AheadTopUp#finish}. A lease locked elsewhere is left alone: a call is topping it up, or it goes back.
+     * The caller runs the top-ups in one transaction: {@link AheadTopUp#lockRow} with the other lease rows,
+     * {@link AheadTopUp#grant} with the other users' rows (the lock order of every budget transaction).
+     */
+    List<AheadTopUp> claimTopUpsAhead() {
+        List<AheadTopUp> claimed = new ArrayList<>();
+        LimitWindows now = LimitWindows.at(clock.instant(), properties.period());
+        for (LocalLease lease; (lease = wantedAhead.poll()) != null; ) {
+            if (lease.changing.tryLock()) {
+                claimed.add(new AheadTopUp(lease, now, now.now().plus(settings.ttl())));
+            } else {
                 lease.refilling.set(false);
             }
-        });
+        }
+        return claimed;
+    }
+
+    /** A top-up ahead of need inside another transaction; its lease stays locked until {@link #finish}. */
+    final class AheadTopUp {
+        final LocalLease lease;
+        private final LimitWindows now;
+        private final Instant expires;
+        private LeaseRepository.@Nullable Grant granted;
+        private boolean refused;
+
+        private AheadTopUp(LocalLease lease, LimitWindows now, Instant expires) {
+            this.lease = lease;
+            this.now = now;
+            this.expires = expires;
+        }
+
+        String userId() {
+            return lease.userId;
+        }
+
+        /** Whether it still has anything to do (the lease may have been topped up or closed meanwhile). */
+        boolean wanted() {
+            return !lease.closed()
+                    && !lease.runningLow(settings.maxPermits(), settings.maxMicros(), now)
+                            .nothing();
+        }
+
+        void lockRow() {
+            rows.lock(lease.userId, replica, now, expires);
+        }
+
+        /** Counts the grant, if the user's row still has it; the lease gets it only after the commit. */
+        void grant() {
+            LocalLease.Needs needs = lease.runningLow(settings.maxPermits(), settings.maxMicros(), now);
+            BudgetRow row = budgets.find(lease.userId).orElse(null);
+            LeaseRepository.Grant grant = row == null ? null : LeaseSizing.grant(row, needs, now, properties);
+            var limits = properties.defaultLimits();
+            if (grant != null
+                    && rows.grant(lease.userId, replica, grant, settings.floorMicros(), false, limits, now, expires)) {
+                granted = grant;
+            } else {
+                refused = true;
+            }
+        }
+
+        /** After the transaction: the lease gets what was committed, and may change again. */
+        void finish(boolean committed) {
+            try {
+                if (committed && granted != null) {
+                    lease.granted(granted, now, expires);
+                    topUpsAhead.increment();
+                } else if (committed && refused) {
+                    lease.refusedAhead();
+                }
+            } finally {
+                lease.changing.unlock();
+                lease.refilling.set(false);
+            }
+        }
     }
 
     private boolean topUpMoney(LocalLease lease, long delta, LimitWindows now) {
@@ -178,7 +248,7 @@ class BudgetLeases implements DisposableBean {
             if (lease.closed() || needs.money() == 0) {
                 return !lease.closed();
             }
-            return topUpLocked(lease, new LocalLease.Needs(needs.money(), false, false, needs.amount()), now, false);
+            return topUpLocked(lease, new LocalLease.Needs(needs.money(), false, false, needs.amount()), now);
         } finally {
             lease.changing.unlock();
         }
@@ -193,13 +263,13 @@ class BudgetLeases implements DisposableBean {
                 return true;
             }
             LocalLease.Needs needs = lease.needs(amount, now);
-            return needs.nothing() || topUpLocked(lease, needs, now, false);
+            return needs.nothing() || topUpLocked(lease, needs, now);
         } finally {
             lease.changing.unlock();
         }
     }
 
-    private boolean topUpLocked(LocalLease lease, LocalLease.Needs needs, LimitWindows now, boolean ahead) {
+    private boolean topUpLocked(LocalLease lease, LocalLease.Needs needs, LimitWindows now) {
         Instant expires = now.now().plus(settings.ttl());
         // The read that sizes the grant shares the grant's transaction: one commit per top-up, not two.
         LeaseRepository.Grant granted = transactions.execute(status -> {
@@ -221,7 +291,7 @@ class BudgetLeases implements DisposableBean {
             return false;
         }
         lease.granted(granted, now, expires);
-        (ahead ? topUpsAhead : topUpsNeeded).increment();
+        topUpsNeeded.increment();
         return true;
     }
 

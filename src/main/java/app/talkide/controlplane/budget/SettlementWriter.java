@@ -37,6 +37,7 @@ class SettlementWriter implements DisposableBean {
     private static final int MAX_BATCH = 256;
     private static final long SHUTDOWN_WAIT_MILLIS = 15_000;
     private static final long FILL_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long IDLE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     /**
      * @param reservation null for a call that held none (a denial, {@code count_tokens})
@@ -121,19 +122,23 @@ class SettlementWriter implements DisposableBean {
         while (!stopping || !queue.isEmpty()) {
             Pending first;
             try {
-                first = queue.poll(100, TimeUnit.MILLISECONDS);
+                // A top-up ahead of need rides the next settlement's commit; if none comes soon, it goes alone.
+                first = queue.poll(leases.topUpsAheadWanted() ? maxWaitNanos : IDLE_POLL_NANOS, TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
             if (first == null) {
+                if (leases.topUpsAheadWanted()) {
+                    write(List.of(), leases.claimTopUpsAhead());
+                }
                 continue;
             }
             List<Pending> batch = new ArrayList<>();
             batch.add(first);
             queue.drainTo(batch, MAX_BATCH - 1);
             fill(batch, first.queuedAt() + maxWaitNanos);
-            write(batch);
+            write(batch, leases.claimTopUpsAhead());
         }
     }
 
@@ -165,9 +170,38 @@ class SettlementWriter implements DisposableBean {
         queue.drainTo(batch, MAX_BATCH - batch.size());
     }
 
+    /** Commits the settlements and the top-ups ahead of need that ride along with them. */
+    private void write(List<Pending> batch, List<BudgetLeases.AheadTopUp> topUps) {
+        if (topUps.isEmpty()) {
+            write(batch);
+            return;
+        }
+        boolean committed = false;
+        try {
+            transactions.executeWithoutResult(status -> apply(batch, topUps));
+            committed = true;
+        } catch (RuntimeException e) {
+            log.debug("Settlements with top-ups ahead of need failed; retried without: {}", e.toString());
+        } finally {
+            for (BudgetLeases.AheadTopUp topUp : topUps) {
+                topUp.finish(committed);
+            }
+        }
+        if (!committed) {
+            if (!batch.isEmpty()) {
+                write(batch); // the calls top their leases up themselves
+            }
+            return;
+        }
+        if (!batch.isEmpty()) {
+            batchSizes.record(batch.size());
+        }
+        batch.forEach(pending -> pending.done().complete(null));
+    }
+
     private void write(List<Pending> batch) {
         try {
-            transactions.executeWithoutResult(status -> apply(batch));
+            transactions.executeWithoutResult(status -> apply(batch, List.of()));
             batchSizes.record(batch.size());
             batch.forEach(pending -> pending.done().complete(null));
         } catch (RuntimeException e) {
@@ -185,7 +219,7 @@ class SettlementWriter implements DisposableBean {
         }
     }
 
-    private void apply(List<Pending> batch) {
+    private void apply(List<Pending> batch, List<BudgetLeases.AheadTopUp> topUps) {
         LimitWindows now = LimitWindows.at(clock.instant(), properties.period());
         List<UsageRecord> plain = new ArrayList<>();
         List<Pending> overrun = new ArrayList<>();
@@ -206,23 +240,36 @@ class SettlementWriter implements DisposableBean {
                         .add(pending.record(), ours ? reservation.amountMicros() : 0, ours ? 1 : 0);
             }
         }
-        Map<String, Long> shrinks = new TreeMap<>();
         for (Pending pending : batch) {
             Reservation reservation = pending.reservation();
             if (reservation != null && reservation.lease() != null) {
-                shrinks.merge(reservation.userId(), pending.leaseShrink(), Long::sum);
                 users.computeIfAbsent(reservation.userId(), u -> new UserSettlement())
-                        .add(pending.record(), 0, 0);
+                        .fromLease(pending.record(), pending.leaseShrink());
             }
         }
-        shrinks.forEach((user, shrink) -> {
+        for (BudgetLeases.AheadTopUp topUp : topUps) {
+            if (topUp.wanted()) {
+                users.computeIfAbsent(topUp.userId(), u -> new UserSettlement()).topUp = topUp;
+            }
+        }
+        // Lease rows first, then the users' rows, each in user order (as every budget transaction locks).
+        users.forEach((user, settled) -> {
             // Released from the user's reservation only if the lease is still there (not expired meanwhile).
-            if (leases.shrink(user, shrink)) {
-                users.get(user).released += shrink;
+            if (settled.leased && leases.shrink(user, settled.shrink)) {
+                settled.released += settled.shrink;
+            }
+            if (settled.topUp != null) {
+                settled.topUp.lockRow();
             }
         });
-        users.forEach((user, settled) ->
-                budgets.settle(user, settled.cost, settled.released, settled.slots, settled.tokens, now));
+        users.forEach((user, settled) -> {
+            if (settled.settles) {
+                budgets.settle(user, settled.cost, settled.released, settled.slots, settled.tokens, now);
+            }
+            if (settled.topUp != null) {
+                settled.topUp.grant();
+            }
+        });
         for (Pending pending : overrun) {
             usage.insert(pending.record(), overrunAfterSettling(pending.record().userId(), now));
         }
@@ -246,18 +293,30 @@ class SettlementWriter implements DisposableBean {
         }
     }
 
-    /** What one commit books on one user's row. */
+    /** What one commit books on one user's row and lease row, and the lease's top-up ahead of need. */
     private static final class UserSettlement {
         long cost;
         long released;
         int slots;
         long tokens;
+        boolean settles;
+        boolean leased;
+        long shrink;
+        BudgetLeases.@Nullable AheadTopUp topUp;
 
         void add(UsageRecord record, long releasedMicros, int freedSlots) {
+            settles = true;
             cost += record.costMicros();
             released += releasedMicros;
             slots += freedSlots;
             tokens += record.tokens().uncached();
+        }
+
+        /** A call reserved from the lease: the lease shrinks by its share of the cost. */
+        void fromLease(UsageRecord record, long leaseShrink) {
+            add(record, 0, 0);
+            leased = true;
+            shrink += leaseShrink;
         }
     }
 }

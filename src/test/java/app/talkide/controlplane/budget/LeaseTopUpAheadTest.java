@@ -8,15 +8,21 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.transaction.TransactionExecution;
+import org.springframework.transaction.TransactionExecutionListener;
 
 /**
  * A lease in steady use is topped up before it runs dry: calls keep being admitted and reserved from
- * memory, and only the first call of a user (and of a new minute) waits for a top-up.
+ * memory, and only the first call of a user (and of a new minute) waits for a top-up. The top-ups ahead
+ * ride the settlements' commits: they cost no commit of their own.
  */
 // Its own context (small permit grants): closed after the class so its connections go back to PostgreSQL.
 @DirtiesContext
@@ -44,21 +50,45 @@ class LeaseTopUpAheadTest {
     @Autowired
     Clock clock;
 
+    @Autowired
+    Commits commits;
+
+    /** Counts the commits of every transaction the application runs. */
+    @TestConfiguration
+    static class Commits implements TransactionExecutionListener {
+        final AtomicLong count = new AtomicLong();
+
+        @Override
+        public void afterCommit(TransactionExecution transaction, @Nullable Throwable commitFailure) {
+            if (commitFailure == null) {
+                count.incrementAndGet();
+            }
+        }
+    }
+
     @Test
     void callsInSteadyUseNeverFindTheLeaseDry() throws Exception {
         String user = "user-" + UUID.randomUUID();
         double needed = topUps("needed");
         double ahead = topUps("ahead");
+        // The user's first call creates their row and reserves in the database; steady use starts after it.
+        assertThat(budgets.admissionCheck(user)).isEmpty();
+        budgets.settle(reserve(user), record(user)).get(30, TimeUnit.SECONDS);
+        long commitsBefore = commits.count.get();
+        double neededBefore = topUps("needed");
 
-        for (int i = 0; i < CALLS; i++) {
+        for (int i = 1; i < CALLS; i++) {
             assertThat(budgets.admissionCheck(user)).isEmpty();
             budgets.settle(reserve(user), record(user)).get(30, TimeUnit.SECONDS);
         }
 
-        // The user's first call, and at most one more should a minute begin during the loop.
+        // The user's first lease, and at most one more should a minute begin during the loop.
         assertThat(topUps("needed") - needed).isBetween(1.0, 2.0);
         // 40 permits a top-up, one ahead of need each time a quarter is left: at least ten for 400 calls.
         assertThat(topUps("ahead") - ahead).isGreaterThanOrEqualTo(CALLS / 40.0);
+        // One settlement commit per call (each call waits for its own) and the needed top-ups; no more.
+        long neededInSteadyUse = (long) (topUps("needed") - neededBefore);
+        assertThat(commits.count.get() - commitsBefore).isLessThanOrEqualTo(CALLS - 1 + neededInSteadyUse);
         assertThat(jdbc.sql("select count(*) from usage_record where user_id = :user")
                         .param("user", user)
                         .query(Long.class)

@@ -20,9 +20,14 @@ public final class SettlementExpected implements AutoCloseable {
         unqueued.incrementAndGet();
     }
 
-    /** The reservation now carries the count (its settlement uncounts it); false if this no longer did. */
-    boolean passToReservation() {
-        return counted.compareAndSet(true, false);
+    /**
+     * The reservation carries the count from now on: its settlement uncounts it, closing this no longer
+     * does. Counted afresh if this was closed already.
+     */
+    void passToReservation() {
+        if (!counted.compareAndSet(true, false)) {
+            unqueued.incrementAndGet();
+        }
     }
 
     @Override

@@ -89,11 +89,6 @@ class SettlementWriter implements DisposableBean {
                 Thread.ofPlatform().name("budget-settlement-writer").daemon().start(this::run);
     }
 
-    /** A call reserved budget: its settlement will come, so a batch may wait for it. */
-    void opened() {
-        unqueued.incrementAndGet();
-    }
-
     /** A call arrived that may reserve and settle: a batch may wait for it from now on. */
     SettlementExpected expect() {
         return new SettlementExpected(unqueued);

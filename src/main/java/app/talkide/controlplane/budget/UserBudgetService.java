@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -66,19 +65,19 @@ public class UserBudgetService {
      * row is created on their first call.
      */
     public BudgetDecision preCallCheck(String userId, long estimatedCostMicros) {
-        return preCallCheck(userId, estimatedCostMicros, null);
+        try (SettlementExpected expected = settlements.expect()) {
+            return preCallCheck(userId, estimatedCostMicros, expected);
+        }
     }
 
     /**
      * {@link #preCallCheck(String, long)} for a call counted since it arrived ({@link #expectSettlement}):
      * a reservation takes over its count.
      */
-    public BudgetDecision preCallCheck(String userId, long estimatedCostMicros, @Nullable SettlementExpected expected) {
+    public BudgetDecision preCallCheck(String userId, long estimatedCostMicros, SettlementExpected expected) {
         BudgetDecision decision = reservations.reserve(userId, estimatedCostMicros);
         if (decision instanceof BudgetDecision.Reserved) {
-            if (expected == null || !expected.passToReservation()) {
-                settlements.opened();
-            }
+            expected.passToReservation();
         } else if (decision instanceof Denied denied) {
             meters.counter("talkide.budget.denials", "reason", denied.reason().code())
                     .increment();

@@ -2,11 +2,9 @@ package app.talkide.controlplane.budget;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.TestHttp;
 import java.net.http.HttpRequest;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
@@ -146,21 +144,6 @@ class BudgetApiTest {
     }
 
     private static UsageRecord record(String user, String tenant, long cost) {
-        return new UsageRecord(
-                "gw_" + UUID.randomUUID(),
-                tenant,
-                "dev",
-                UUID.randomUUID(),
-                user,
-                "messages",
-                "claude-opus-4-5",
-                "opus",
-                new TokenCounts(10, 0, 0, 0, 10),
-                cost,
-                CallOutcome.COMPLETED,
-                200,
-                Instant.now(),
-                Duration.ofMillis(3),
-                Duration.ofMillis(1));
+        return CompletedCalls.of(user, tenant, cost, CompletedCalls.TOKENS, Instant.now());
     }
 }

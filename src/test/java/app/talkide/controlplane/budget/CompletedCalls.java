@@ -17,9 +17,14 @@ final class CompletedCalls {
     }
 
     static UsageRecord of(String user, long costMicros, TokenCounts tokens, Instant at) {
+        return of(user, "acme", costMicros, tokens, at);
+    }
+
+    /** A call of a user of {@code tenant} (its {@code dev} environment). */
+    static UsageRecord of(String user, String tenant, long costMicros, TokenCounts tokens, Instant at) {
         return new UsageRecord(
                 "gw_test",
-                "acme",
+                tenant,
                 "dev",
                 UUID.randomUUID(),
                 user,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Gateway benchmark (issue 16), one invocation, every part in a process of its own: a fast Anthropic
 # stand-in (Node, scripts/bench-gateway/upstream.mjs), the control plane's gateway in front of it with
-# budgets on a fresh PostgreSQL database, the Portkey gateway (npm @portkey-ai/gateway, pinned in
+# budgets on a fresh PostgreSQL database, a bare Java proxy on the same HTTP stack (BareProxyServer: the
+# physical baseline of a Java gateway), the Portkey gateway (npm @portkey-ai/gateway, pinned in
 # scripts/bench-gateway/package-lock.json) in front of it, and the load generator (load.mjs).
 # Prints req/s and latency per target, ratios against direct and Portkey measured in the same run, the
 # time to first byte the gateway adds at one client, and database commits per gateway call (from
@@ -52,6 +53,10 @@ UP=$(ready "$RUN/upstream.log" | cut -d' ' -f2)
   "jdbc:postgresql://127.0.0.1:5432/$DB" "$PGUSER" "http://127.0.0.1:$UP" >"$RUN/gateway.log" 2>&1 & PIDS+=($!)
 GATEWAY_PID=$!
 read -r _ GW TOKEN < <(ready "$RUN/gateway.log")
+# The physical baseline of a Java gateway: the same Jetty and JDK client, relaying and nothing else.
+"$JAVA" -Xmx512m -Xms512m -cp "$CP" app.talkide.controlplane.bench.BareProxyServer "http://127.0.0.1:$UP" \
+  >"$RUN/bare.log" 2>&1 & PIDS+=($!)
+BP=$(ready "$RUN/bare.log" | cut -d' ' -f2)
 PK=$((20000 + $$ % 20000))
 node "$TOOLS/node_modules/@portkey-ai/gateway/build/start-server.js" --port=$PK --headless >"$RUN/portkey.log" 2>&1 & PIDS+=($!)
 for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PK") 2>/dev/null && break; sleep 0.2; done
@@ -59,6 +64,7 @@ for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PK") 2>/dev/null && brea
 DIRECT="http://127.0.0.1:$UP/v1/messages?beta=true"
 GATEWAY="http://127.0.0.1:$GW/api/internal/gateway/anthropic/v1/messages?beta=true"
 PORTKEY="http://127.0.0.1:$PK/v1/messages"
+BARE="http://127.0.0.1:$BP/v1/messages?beta=true"
 PORTKEY_HEADERS=(x-portkey-provider=anthropic "x-portkey-custom-host=http://127.0.0.1:$UP/v1" x-api-key=sk-bench-local)
 load() { node "$TOOLS/load.mjs" "$@"; }
 commits() {
@@ -88,6 +94,7 @@ echo "warming up until each target's rate settles (JIT, connections, budget leas
 warm "gateway, streaming" "$GATEWAY" stream "X-Worker-Token=$TOKEN"
 warm "gateway, non-streaming" "$GATEWAY" json "X-Worker-Token=$TOKEN"
 warm "direct, streaming" "$DIRECT" stream
+warm "bare Java proxy, streaming" "$BARE" stream
 warm "Portkey, non-streaming" "$PORTKEY" json "${PORTKEY_HEADERS[@]}"
 
 results="$RUN/results"
@@ -99,6 +106,7 @@ measure() { # name url clients duration mode headers...
 measure direct_1_stream "$DIRECT" 1 "-$ONE" stream
 measure gateway_1_stream "$GATEWAY" 1 "-$ONE" stream "X-Worker-Token=$TOKEN"
 measure direct_16_stream "$DIRECT" 16 "$SECS" stream
+measure bare_16_stream "$BARE" 16 "$SECS" stream
 before=$(commits)
 [ -z "${BENCH_JFR:-}" ] || "$(dirname "$JAVA")/jcmd" "$GATEWAY_PID" JFR.start name=bench settings=profile filename="$BENCH_JFR" >/dev/null
 measure gateway_16_stream "$GATEWAY" 16 "$SECS" stream "X-Worker-Token=$TOKEN"
@@ -125,6 +133,8 @@ const f = (x, d = 2) => (x == null ? "n/a" : Number(x).toFixed(d));
 const pct = (a, b) => `${f((100 * a) / b, 1)} %`;
 console.log("\n| check | measured | target |\n|---|---|---|");
 console.log(`| 16 clients streaming req/s: gateway vs direct | ${f(r.gateway_16_stream.rps, 0)} vs ${f(r.direct_16_stream.rps, 0)} = ${pct(r.gateway_16_stream.rps, r.direct_16_stream.rps)} | ≥ 25 % |`);
+console.log(`| 16 clients streaming req/s: bare Java proxy (same Jetty and JDK client, nothing else) vs direct | ${f(r.bare_16_stream.rps, 0)} vs ${f(r.direct_16_stream.rps, 0)} = ${pct(r.bare_16_stream.rps, r.direct_16_stream.rps)} | the HTTP stack's ceiling |`);
+console.log(`| 16 clients streaming req/s: gateway vs bare Java proxy | ${pct(r.gateway_16_stream.rps, r.bare_16_stream.rps)} | what the product costs |`);
 console.log(`| direct streaming at 16 clients (the upstream's own ceiling) | ${f(r.direct_16_stream.rps, 0)} req/s | ≥ 5,000 or it is the bottleneck |`);
 console.log(`| 16 clients non-streaming req/s: gateway vs Portkey | ${f(r.gateway_16_json.rps, 0)} vs ${f(r.portkey_16_json.rps, 0)} = ${f(r.gateway_16_json.rps / r.portkey_16_json.rps)} × (direct ${f(r.direct_16_json.rps, 0)}) | ≥ 1.5 × |`);
 console.log(`| 16 clients non-streaming p50 / p99 ms: gateway vs Portkey | ${f(r.gateway_16_json.total_p50)} / ${f(r.gateway_16_json.total_p99)} vs ${f(r.portkey_16_json.total_p50)} / ${f(r.portkey_16_json.total_p99)} | lower |`);

@@ -13,6 +13,7 @@ class ProblemAccessDeniedHandler implements AccessDeniedHandler {
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException denied)
             throws IOException {
+        UnreadBody.drainOrClose(request, response); // the caller's connection stays usable
         ProblemResponses.write(
                 response, HttpStatus.FORBIDDEN, "forbidden", "Forbidden", "You are not allowed to do this.");
     }

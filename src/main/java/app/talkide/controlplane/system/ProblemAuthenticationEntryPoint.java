@@ -14,6 +14,7 @@ class ProblemAuthenticationEntryPoint implements AuthenticationEntryPoint {
     public void commence(
             HttpServletRequest request, HttpServletResponse response, AuthenticationException authException)
             throws IOException {
+        UnreadBody.drainOrClose(request, response); // the caller's connection stays usable
         ProblemResponses.write(
                 response, HttpStatus.UNAUTHORIZED, "unauthenticated", "Unauthenticated", "Sign in to use this API.");
     }

@@ -2,7 +2,9 @@ package app.talkide.controlplane.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import app.talkide.controlplane.support.RawHttp;
 import app.talkide.controlplane.support.TestHttp;
+import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -54,6 +56,36 @@ class PeopleSecurityTest {
         assertThat(response.status()).isEqualTo(401);
         assertThat(response.header("WWW-Authenticate")).isNull();
         assertThat(response.json().get("type").asString()).isEqualTo("https://talkide.app/problems/unauthenticated");
+    }
+
+    @Test
+    void aRefusedRequestWhoseBodyCameLateLeavesTheConnectionUsable() {
+        // Refused from the headers while the body is still on its way: were it left unread, Jetty would
+        // close the connection after the answer and the caller's next request on it would fail.
+        String body = "{\"workerImage\":\"registry.example/worker:1\"}";
+        for (String[] caller : new String[][] {{"admin:nope", "401"}, {"alice:alice-pw", "403"}}) {
+            String[] user = caller[0].split(":");
+            String head = "PUT /api/admin/tenant-environments/acme/dev HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Authorization: " + TestHttp.basic(user[0], user[1]) + "\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n";
+            try (RawHttp raw = new RawHttp(port, Duration.ofSeconds(10))) {
+                raw.send(head);
+                sleep(Duration.ofMillis(300));
+                String first = raw.send(body).response();
+                String second = raw.send(head + body).response();
+
+                assertThat(RawHttp.status(first)).as(caller[0]).isEqualTo(Integer.parseInt(caller[1]));
+                assertThat(second).as("the next request on the same connection").startsWith("HTTP/1.1 " + caller[1]);
+            }
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test

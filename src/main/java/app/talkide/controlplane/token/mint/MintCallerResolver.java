@@ -1,8 +1,8 @@
 package app.talkide.controlplane.token.mint;
 
+import app.talkide.controlplane.system.UnreadBody;
 import app.talkide.controlplane.token.identity.IdentityTokens;
 import app.talkide.controlplane.token.identity.VerifiedIdentity;
-import app.talkide.controlplane.token.security.UnreadBody;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

@@ -1,6 +1,7 @@
 package app.talkide.controlplane.token.security;
 
 import app.talkide.controlplane.conversation.ConversationDirectory;
+import app.talkide.controlplane.system.UnreadBody;
 import app.talkide.controlplane.token.RejectionReason;
 import app.talkide.controlplane.token.WorkerPrincipal;
 import app.talkide.controlplane.token.WorkerTokenCheck;

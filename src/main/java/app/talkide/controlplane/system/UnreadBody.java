@@ -1,4 +1,4 @@
-package app.talkide.controlplane.token.security;
+package app.talkide.controlplane.system;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

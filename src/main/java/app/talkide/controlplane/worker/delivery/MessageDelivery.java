@@ -217,7 +217,12 @@ class MessageDelivery implements SmartLifecycle {
         return false;
     }
 
-    /** The worker will never take this message: say so in the conversation and let the queue move on. */
+    /**
+     * The worker will never take this message: say so in the conversation and let the queue move on. The
+     * event carries a key of its own (never a worker's {@code epoch-seq} id), so a rejection repeated
+     * after a failure before {@code markDelivered}, or by another replica at the same time, is appended
+     * once.
+     */
     private void reject(UUID conversationId, OutboxMessage message) {
         var error = JSON.createObjectNode()
                 .put("type", "message_rejected")
@@ -225,7 +230,9 @@ class MessageDelivery implements SmartLifecycle {
         var data = JSON.createObjectNode().put("messageId", message.id().toString());
         data.set("error", error);
         eventLog.append(
-                conversationId, List.of(new NewConversationEvent("turn.failed", JSON.writeValueAsString(data), null)));
+                conversationId,
+                List.of(new NewConversationEvent(
+                        "turn.failed", JSON.writeValueAsString(data), "talkide-rejected-" + message.id())));
         outbox.markDelivered(message.id());
     }
 

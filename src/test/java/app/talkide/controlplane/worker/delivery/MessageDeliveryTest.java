@@ -9,6 +9,7 @@ import app.talkide.controlplane.conversation.ConversationEvent;
 import app.talkide.controlplane.conversation.ConversationEventLog;
 import app.talkide.controlplane.conversation.MessageIntake;
 import app.talkide.controlplane.conversation.MessageOutbox;
+import app.talkide.controlplane.conversation.NewConversationEvent;
 import app.talkide.controlplane.conversation.OutboxMessage;
 import app.talkide.controlplane.local.runtime.LocalWorkerRuntime;
 import app.talkide.controlplane.support.DatabaseTest;
@@ -112,6 +113,35 @@ class MessageDeliveryTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> turnEnds().size() == 1);
         assertThat(statuses()).containsExactly("starting", "ready");
         assertThat(outbox.nextUndelivered(conversation.id())).isEmpty();
+    }
+
+    @Test
+    void aMessageTheWorkerRefusesEndsAsOneFailedTurnAndTheNextIsDelivered() {
+        // The reference worker takes at most 100,000 characters of text (400 beyond, as the contract allows).
+        AcceptedMessage refused = accept("x".repeat(100_001));
+        AcceptedMessage next = accept("after the refused one");
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> turnEnds().size() == 2);
+
+        List<ConversationEvent> ends = turnEnds();
+        assertThat(ends.get(0).type()).isEqualTo("turn.failed");
+        var failure = TestHttp.JSON.readTree(ends.get(0).data());
+        assertThat(failure.get("messageId").asString())
+                .isEqualTo(refused.messageId().toString());
+        assertThat(failure.get("error").get("type").asString()).isEqualTo("message_rejected");
+        assertThat(ends.get(1).type()).isEqualTo("turn.completed");
+        assertThat(TestHttp.JSON.readTree(ends.get(1).data()).get("messageId").asString())
+                .isEqualTo(next.messageId().toString());
+        assertThat(outbox.nextUndelivered(conversation.id())).isEmpty();
+
+        // Rejected again (a replica that failed before marking it delivered, or another one at once):
+        // still one event.
+        String key = ends.get(0).sourceEventId();
+        assertThat(key).isNotNull();
+        eventLog.append(
+                conversation.id(),
+                List.of(new NewConversationEvent("turn.failed", ends.get(0).data(), key)));
+        assertThat(turnEnds()).hasSize(2);
     }
 
     /** As the browser API does: stored in the outbox, then announced with {@code MessageAccepted}. */

@@ -38,6 +38,17 @@ public final class RawHttp implements AutoCloseable {
         }
     }
 
+    /** Waits before the next send, as a client whose body comes after its headers. */
+    public RawHttp pause(Duration duration) {
+        try {
+            Thread.sleep(duration);
+            return this;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while pausing", e);
+        }
+    }
+
     /** Status line, headers and a body of the declared length (or up to the close). */
     public String response() {
         try {

@@ -69,22 +69,13 @@ class PeopleSecurityTest {
                     + "Authorization: " + TestHttp.basic(user[0], user[1]) + "\r\n"
                     + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n";
             try (RawHttp raw = new RawHttp(port, Duration.ofSeconds(10))) {
-                raw.send(head);
-                sleep(Duration.ofMillis(300));
-                String first = raw.send(body).response();
+                String first =
+                        raw.send(head).pause(Duration.ofMillis(300)).send(body).response();
                 String second = raw.send(head + body).response();
 
                 assertThat(RawHttp.status(first)).as(caller[0]).isEqualTo(Integer.parseInt(caller[1]));
                 assertThat(second).as("the next request on the same connection").startsWith("HTTP/1.1 " + caller[1]);
             }
-        }
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

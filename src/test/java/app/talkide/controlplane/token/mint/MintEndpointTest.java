@@ -161,21 +161,12 @@ class MintEndpointTest {
         String head = "POST " + MINT + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                 + "Authorization: Bearer tkwi_" + "E".repeat(43) + "\r\nContent-Length: " + body.length() + "\r\n\r\n";
         try (RawHttp raw = new RawHttp(port, Duration.ofSeconds(10))) {
-            raw.send(head);
-            sleep(Duration.ofMillis(300));
-            String first = raw.send(body).response();
+            String first =
+                    raw.send(head).pause(Duration.ofMillis(300)).send(body).response();
             String second = raw.send(head + body).response();
 
             assertThat(RawHttp.status(first)).isEqualTo(401);
             assertThat(second).as("the next request on the same connection").startsWith("HTTP/1.1 401");
-        }
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

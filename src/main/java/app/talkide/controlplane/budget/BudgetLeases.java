@@ -4,14 +4,10 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,9 +38,8 @@ class BudgetLeases implements DisposableBean {
     private final BudgetProperties.Lease settings;
     private final Clock clock;
     private final TransactionTemplate transactions;
-    private final Counter topUpsAhead;
     private final Counter topUpsNeeded;
-    private final Queue<LocalLease> wantedAhead = new ConcurrentLinkedQueue<>();
+    private final LeaseTopUpsAhead ahead;
 
     BudgetLeases(
             LeaseRepository rows,
@@ -59,7 +54,7 @@ class BudgetLeases implements DisposableBean {
         this.settings = properties.lease();
         this.clock = clock;
         this.transactions = new TransactionTemplate(transactionManager);
-        this.topUpsAhead = topUps(meters, "ahead");
+        this.ahead = new LeaseTopUpsAhead(replica, rows, budgets, properties, clock, topUps(meters, "ahead"));
         this.topUpsNeeded = topUps(meters, "needed");
     }
 
@@ -84,7 +79,7 @@ class BudgetLeases implements DisposableBean {
         for (int attempt = 0; attempt < 3; attempt++) {
             LocalLease lease = leases.computeIfAbsent(userId, user -> new LocalLease(user, now.now()));
             if (lease.take(amount, now)) {
-                refillIfLow(lease, now);
+                ahead.wantIfLow(lease, now);
                 return lease;
             }
             if (!topUp(lease, amount, now)) {
@@ -144,101 +139,9 @@ class BudgetLeases implements DisposableBean {
         }
     }
 
-    /**
-     * Asks for a top-up ahead of need when the lease runs low: a lease that runs dry sends every call
-     * arriving meanwhile to the database (the admission read, then the top-up). The settlement writer
-     * carries it in its next commit ({@link #claimTopUpsAhead}), or commits it alone if no settlement
-     * comes within {@code settlement-wait}: it costs no commit of its own under load, and no call waits.
-     */
-    private void refillIfLow(LocalLease lease, LimitWindows now) {
-        LocalLease.Needs low = lease.runningLow(settings.maxPermits(), settings.maxMicros(), now);
-        if (low.nothing() || !lease.refilling.compareAndSet(false, true)) {
-            return;
-        }
-        wantedAhead.add(lease);
-    }
-
-    /** Whether a lease waits for a top-up ahead of need. */
-    boolean topUpsAheadWanted() {
-        return !wantedAhead.isEmpty();
-    }
-
-    /**
-     * The leases waiting for a top-up ahead of need, each locked for it until {@link
-     * AheadTopUp#finish}. A lease locked elsewhere is left alone: a call is topping it up, or it goes back.
-     * The caller runs the top-ups in one transaction: {@link AheadTopUp#lockRow} with the other lease rows,
-     * {@link AheadTopUp#grant} with the other users' rows (the lock order of every budget transaction).
-     */
-    List<AheadTopUp> claimTopUpsAhead() {
-        List<AheadTopUp> claimed = new ArrayList<>();
-        LimitWindows now = LimitWindows.at(clock.instant(), properties.period());
-        for (LocalLease lease; (lease = wantedAhead.poll()) != null; ) {
-            if (lease.changing.tryLock()) {
-                claimed.add(new AheadTopUp(lease, now, now.now().plus(settings.ttl())));
-            } else {
-                lease.refilling.set(false);
-            }
-        }
-        return claimed;
-    }
-
-    /** A top-up ahead of need inside another transaction; its lease stays locked until {@link #finish}. */
-    final class AheadTopUp {
-        final LocalLease lease;
-        private final LimitWindows now;
-        private final Instant expires;
-        private LeaseRepository.@Nullable Grant granted;
-        private boolean refused;
-
-        private AheadTopUp(LocalLease lease, LimitWindows now, Instant expires) {
-            this.lease = lease;
-            this.now = now;
-            this.expires = expires;
-        }
-
-        String userId() {
-            return lease.userId;
-        }
-
-        /** Whether it still has anything to do (the lease may have been topped up or closed meanwhile). */
-        boolean wanted() {
-            return !lease.closed()
-                    && !lease.runningLow(settings.maxPermits(), settings.maxMicros(), now)
-                            .nothing();
-        }
-
-        void lockRow() {
-            rows.lock(lease.userId, replica, now, expires);
-        }
-
-        /** Counts the grant, if the user's row still has it; the lease gets it only after the commit. */
-        void grant() {
-            LocalLease.Needs needs = lease.runningLow(settings.maxPermits(), settings.maxMicros(), now);
-            BudgetRow row = budgets.find(lease.userId).orElse(null);
-            LeaseRepository.Grant grant = row == null ? null : LeaseSizing.grant(row, needs, now, properties);
-            var limits = properties.defaultLimits();
-            if (grant != null
-                    && rows.grant(lease.userId, replica, grant, settings.floorMicros(), false, limits, now, expires)) {
-                granted = grant;
-            } else {
-                refused = true;
-            }
-        }
-
-        /** After the transaction: the lease gets what was committed, and may change again. */
-        void finish(boolean committed) {
-            try {
-                if (committed && granted != null) {
-                    lease.granted(granted, now, expires);
-                    topUpsAhead.increment();
-                } else if (committed && refused) {
-                    lease.refusedAhead();
-                }
-            } finally {
-                lease.changing.unlock();
-                lease.refilling.set(false);
-            }
-        }
+    /** Top-ups ahead of need, which the settlement writer carries in its commits. */
+    LeaseTopUpsAhead topUpsAhead() {
+        return ahead;
     }
 
     private boolean topUpMoney(LocalLease lease, long delta, LimitWindows now) {

@@ -102,7 +102,7 @@ class SettlementWriter implements DisposableBean {
         Pending pending = new Pending(record, reservation, leaseShrink, new CompletableFuture<>(), now);
         boolean counted = reservation != null && reservation.queuedForSettlement();
         if (stopping && !writer.isAlive()) {
-            write(List.of(pending));
+            write(List.of(pending), List.of());
         } else {
             queue.add(pending);
         }
@@ -118,14 +118,14 @@ class SettlementWriter implements DisposableBean {
             Pending first;
             try {
                 // A top-up ahead of need rides the next settlement's commit; if none comes soon, it goes alone.
-                first = queue.poll(leases.topUpsAheadWanted() ? maxWaitNanos : IDLE_POLL_NANOS, TimeUnit.NANOSECONDS);
+                first = queue.poll(leases.topUpsAhead().any() ? maxWaitNanos : IDLE_POLL_NANOS, TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
             if (first == null) {
-                if (leases.topUpsAheadWanted()) {
-                    write(List.of(), leases.claimTopUpsAhead());
+                if (leases.topUpsAhead().any()) {
+                    write(List.of(), leases.topUpsAhead().claim());
                 }
                 continue;
             }
@@ -133,7 +133,7 @@ class SettlementWriter implements DisposableBean {
             batch.add(first);
             queue.drainTo(batch, MAX_BATCH - 1);
             fill(batch, first.queuedAt() + maxWaitNanos);
-            write(batch, leases.claimTopUpsAhead());
+            write(batch, leases.topUpsAhead().claim());
         }
     }
 
@@ -165,56 +165,44 @@ class SettlementWriter implements DisposableBean {
         queue.drainTo(batch, MAX_BATCH - batch.size());
     }
 
-    /** Commits the settlements and the top-ups ahead of need that ride along with them. */
-    private void write(List<Pending> batch, List<BudgetLeases.AheadTopUp> topUps) {
-        if (topUps.isEmpty()) {
-            write(batch);
-            return;
-        }
+    /**
+     * Commits the settlements and the top-ups ahead of need that ride along with them. On failure each
+     * settlement is retried alone, without the top-ups (their calls top their leases up themselves): one
+     * call the database refuses must not take the others down with it.
+     */
+    private void write(List<Pending> batch, List<LeaseTopUpsAhead.TopUp> topUps) {
         boolean committed = false;
+        RuntimeException failure = null;
         try {
             transactions.executeWithoutResult(status -> apply(batch, topUps));
             committed = true;
         } catch (RuntimeException e) {
-            log.debug("Settlements with top-ups ahead of need failed; retried without: {}", e.toString());
+            failure = e;
         } finally {
-            for (BudgetLeases.AheadTopUp topUp : topUps) {
+            for (LeaseTopUpsAhead.TopUp topUp : topUps) {
                 topUp.finish(committed);
             }
         }
-        if (!committed) {
+        if (committed) {
             if (!batch.isEmpty()) {
-                write(batch); // the calls top their leases up themselves
+                batchSizes.record(batch.size());
             }
-            return;
-        }
-        if (!batch.isEmpty()) {
-            batchSizes.record(batch.size());
-        }
-        batch.forEach(pending -> pending.done().complete(null));
-    }
-
-    private void write(List<Pending> batch) {
-        try {
-            transactions.executeWithoutResult(status -> apply(batch, List.of()));
-            batchSizes.record(batch.size());
             batch.forEach(pending -> pending.done().complete(null));
-        } catch (RuntimeException e) {
-            if (batch.size() > 1) {
-                // One call the database refuses must not take the others down with it.
-                batch.forEach(pending -> write(List.of(pending)));
-                return;
-            }
+        } else if (batch.size() > 1 || (batch.size() == 1 && !topUps.isEmpty())) {
+            batch.forEach(pending -> write(List.of(pending), List.of()));
+        } else if (batch.isEmpty()) {
+            log.debug("Top-ups ahead of need failed; calls top their leases up themselves: {}", failure.toString());
+        } else {
             Pending failed = batch.getFirst();
             log.error(
                     "Could not settle gateway call {} (its reservation expires on its own)",
                     failed.record().requestId(),
-                    e);
-            failed.done().completeExceptionally(e);
+                    failure);
+            failed.done().completeExceptionally(failure);
         }
     }
 
-    private void apply(List<Pending> batch, List<BudgetLeases.AheadTopUp> topUps) {
+    private void apply(List<Pending> batch, List<LeaseTopUpsAhead.TopUp> topUps) {
         LimitWindows now = LimitWindows.at(clock.instant(), properties.period());
         List<UsageRecord> plain = new ArrayList<>();
         List<Pending> overrun = new ArrayList<>();
@@ -242,7 +230,7 @@ class SettlementWriter implements DisposableBean {
                         .fromLease(pending.record(), pending.leaseShrink());
             }
         }
-        for (BudgetLeases.AheadTopUp topUp : topUps) {
+        for (LeaseTopUpsAhead.TopUp topUp : topUps) {
             if (topUp.wanted()) {
                 users.computeIfAbsent(topUp.userId(), u -> new UserSettlement()).topUp = topUp;
             }
@@ -285,33 +273,6 @@ class SettlementWriter implements DisposableBean {
         writer.join(SHUTDOWN_WAIT_MILLIS);
         if (writer.isAlive()) {
             log.warn("Budget settlements still queued after {} ms; their reservations expire", SHUTDOWN_WAIT_MILLIS);
-        }
-    }
-
-    /** What one commit books on one user's row and lease row, and the lease's top-up ahead of need. */
-    private static final class UserSettlement {
-        long cost;
-        long released;
-        int slots;
-        long tokens;
-        boolean settles;
-        boolean leased;
-        long shrink;
-        BudgetLeases.@Nullable AheadTopUp topUp;
-
-        void add(UsageRecord record, long releasedMicros, int freedSlots) {
-            settles = true;
-            cost += record.costMicros();
-            released += releasedMicros;
-            slots += freedSlots;
-            tokens += record.tokens().uncached();
-        }
-
-        /** A call reserved from the lease: the lease shrinks by its share of the cost. */
-        void fromLease(UsageRecord record, long leaseShrink) {
-            add(record, 0, 0);
-            leased = true;
-            shrink += leaseShrink;
         }
     }
 }

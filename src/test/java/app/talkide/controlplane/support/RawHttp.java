@@ -8,6 +8,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
+import org.awaitility.Awaitility;
 
 /**
  * HTTP/1.1 on a bare socket, for what real clients refuse to send: URIs with raw {@code |} or {@code %zz},
@@ -40,13 +41,8 @@ public final class RawHttp implements AutoCloseable {
 
     /** Waits before the next send, as a client whose body comes after its headers. */
     public RawHttp pause(Duration duration) {
-        try {
-            Thread.sleep(duration);
-            return this;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while pausing", e);
-        }
+        Awaitility.await().pollDelay(duration).atMost(duration.plusSeconds(5)).until(() -> true);
+        return this;
     }
 
     /** Status line, headers and a body of the declared length (or up to the close). */

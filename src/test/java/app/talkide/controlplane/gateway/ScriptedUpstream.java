@@ -10,12 +10,17 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An HTTP/1.1 upstream on a real socket whose every byte the test writes by hand: send an event, wait
@@ -27,6 +32,7 @@ public final class ScriptedUpstream implements AutoCloseable {
     private final ServerSocket server;
     private final BlockingQueue<Exchange> exchanges = new LinkedBlockingQueue<>();
     private final Thread acceptor;
+    private final AtomicInteger connections = new AtomicInteger();
 
     public ScriptedUpstream() throws IOException {
         server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -50,19 +56,39 @@ public final class ScriptedUpstream implements AutoCloseable {
         return exchanges.isEmpty();
     }
 
+    /** How many connections the client opened so far. */
+    public int connections() {
+        return connections.get();
+    }
+
     private void accept() {
         while (!server.isClosed()) {
             try {
                 Socket socket = server.accept();
-                Thread.ofVirtual().start(() -> {
-                    try {
-                        exchanges.add(Exchange.read(socket));
-                    } catch (IOException e) {
-                        closeQuietly(socket);
-                    }
-                });
+                connections.incrementAndGet();
+                Thread.ofVirtual().start(() -> serve(socket));
             } catch (IOException closed) {
                 return;
+            }
+        }
+    }
+
+    /** Every request of one keep-alive connection, until the client closes it (or the test does). */
+    private void serve(Socket socket) {
+        Exchange last = null;
+        try {
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            for (Exchange exchange = Exchange.read(socket, in);
+                    exchange != null;
+                    exchange = Exchange.read(socket, in)) {
+                last = exchange;
+                exchanges.add(exchange);
+            }
+        } catch (IOException e) {
+            closeQuietly(socket);
+        } finally {
+            if (last != null) {
+                last.closedByPeer.countDown();
             }
         }
     }
@@ -88,10 +114,14 @@ public final class ScriptedUpstream implements AutoCloseable {
         private final OutputStream out;
         private final String requestLine;
         private final Map<String, String> headers;
+        private final List<String> headerLines;
         private final String body;
+        private final CountDownLatch closedByPeer = new CountDownLatch(1);
 
-        private Exchange(Socket socket, String requestLine, Map<String, String> headers, String body)
+        private Exchange(
+                Socket socket, String requestLine, Map<String, String> headers, List<String> headerLines, String body)
                 throws IOException {
+            this.headerLines = List.copyOf(headerLines);
             this.socket = socket;
             this.out = socket.getOutputStream();
             this.requestLine = requestLine;
@@ -99,11 +129,18 @@ public final class ScriptedUpstream implements AutoCloseable {
             this.body = body;
         }
 
-        static Exchange read(Socket socket) throws IOException {
-            InputStream in = new BufferedInputStream(socket.getInputStream());
+        /** The next request on the connection, or null if the client closed it first. */
+        static @Nullable Exchange read(Socket socket, InputStream in) throws IOException {
+            in.mark(1);
+            if (in.read() == -1) {
+                return null;
+            }
+            in.reset();
             String requestLine = line(in);
             Map<String, String> headers = new LinkedHashMap<>();
+            List<String> headerLines = new ArrayList<>();
             for (String line = line(in); !line.isEmpty(); line = line(in)) {
+                headerLines.add(line);
                 int colon = line.indexOf(':');
                 headers.put(
                         line.substring(0, colon).strip().toLowerCase(Locale.ROOT),
@@ -111,7 +148,7 @@ public final class ScriptedUpstream implements AutoCloseable {
             }
             int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
             byte[] body = in.readNBytes(length);
-            return new Exchange(socket, requestLine, headers, new String(body, StandardCharsets.UTF_8));
+            return new Exchange(socket, requestLine, headers, headerLines, new String(body, StandardCharsets.UTF_8));
         }
 
         private static String line(InputStream in) throws IOException {
@@ -135,6 +172,16 @@ public final class ScriptedUpstream implements AutoCloseable {
 
         public String body() {
             return body;
+        }
+
+        /** The header lines exactly as they came, repeats included. */
+        public List<String> headerLines() {
+            return headerLines;
+        }
+
+        /** Whether the client closed this connection (it read no further request on it) within the time. */
+        public boolean closedByPeer(Duration within) throws InterruptedException {
+            return closedByPeer.await(within.toMillis(), TimeUnit.MILLISECONDS);
         }
 
         /** Status line and headers of a chunked event stream. */
@@ -165,6 +212,11 @@ public final class ScriptedUpstream implements AutoCloseable {
             } catch (IOException closedByPeer) {
                 return false;
             }
+        }
+
+        /** Closes the connection without a word, as an upstream's keep-alive timeout does. */
+        public void closeConnection() throws IOException {
+            socket.close();
         }
 
         public void end() throws IOException {

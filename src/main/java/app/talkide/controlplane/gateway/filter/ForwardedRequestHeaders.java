@@ -1,10 +1,10 @@
 package app.talkide.controlplane.gateway.filter;
 
 import jakarta.servlet.http.HttpServletRequest;
-import java.net.http.HttpRequest;
 import java.util.Collections;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * Decides which of the worker's headers reach the upstream: an allow-list, so nothing the worker adds
@@ -25,7 +25,7 @@ public final class ForwardedRequestHeaders {
         this.defaultVersion = defaultVersion;
     }
 
-    public void copy(HttpServletRequest from, HttpRequest.Builder to) {
+    public void copy(HttpServletRequest from, BiConsumer<String, String> to) {
         boolean version = false;
         boolean contentType = false;
         for (String name : Collections.list(from.getHeaderNames())) {
@@ -36,18 +36,15 @@ public final class ForwardedRequestHeaders {
             version |= lower.equals("anthropic-version");
             contentType |= lower.equals("content-type");
             for (String value : Collections.list(from.getHeaders(name))) {
-                try {
-                    to.header(name, value);
-                } catch (IllegalArgumentException restrictedOrInvalid) {
-                    // A header the JDK client refuses to send is one the upstream need not see.
-                }
+                // The upstream client drops a value it may not send (a control character in it).
+                to.accept(name, value);
             }
         }
         if (!version) {
-            to.header("anthropic-version", defaultVersion);
+            to.accept("anthropic-version", defaultVersion);
         }
         if (!contentType) {
-            to.header("content-type", "application/json");
+            to.accept("content-type", "application/json");
         }
     }
 }

@@ -5,11 +5,11 @@ import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
 import app.talkide.controlplane.budget.UserBudgetService;
 import app.talkide.controlplane.gateway.AnthropicUpstream;
 import app.talkide.controlplane.gateway.pricing.PriceList;
+import app.talkide.controlplane.gateway.upstream.UpstreamResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.http.HttpResponse;
 import org.springframework.stereotype.Component;
 
 /** {@code POST /v1/messages/count_tokens}: forwarded and recorded, but free, so no budget is reserved. */
@@ -63,12 +63,12 @@ class CountTokensHandler {
         }
         CallOutcome outcome = CallOutcome.UPSTREAM_ERROR;
         try {
-            HttpResponse<InputStream> answer = forwarder.send(call, request, target, body, response);
+            UpstreamResponse answer = forwarder.send(call, request, target, body, response);
             held.close();
             try (InputStream upstream = answer.body();
                     StallWatchdog.Watched watched = watchdog.watch(upstream)) {
                 boolean delivered = BodyRelay.relay(upstream, new ClientOutput(response, call), null, watched);
-                outcome = !Forwarder.succeeded(answer)
+                outcome = !answer.succeeded()
                         ? CallOutcome.UPSTREAM_ERROR
                         : delivered ? CallOutcome.COMPLETED : CallOutcome.CLIENT_CANCELLED;
             }

@@ -6,11 +6,9 @@ import app.talkide.controlplane.gateway.filter.ForwardedRequestHeaders;
 import app.talkide.controlplane.gateway.filter.ForwardedResponseHeaders;
 import app.talkide.controlplane.gateway.upstream.UpstreamClient;
 import app.talkide.controlplane.gateway.upstream.UpstreamFailure;
+import app.talkide.controlplane.gateway.upstream.UpstreamResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.InputStream;
-import java.net.http.HttpResponse;
-import java.util.Locale;
 import org.springframework.stereotype.Component;
 
 /**
@@ -39,7 +37,7 @@ class Forwarder {
     }
 
     /** Calls the upstream and, once it answered, writes status and headers (not yet committed). */
-    HttpResponse<InputStream> send(
+    UpstreamResponse send(
             GatewayCall call,
             HttpServletRequest request,
             AnthropicUpstream target,
@@ -47,7 +45,7 @@ class Forwarder {
             HttpServletResponse response)
             throws GatewayError {
         call.upstreamSent();
-        HttpResponse<InputStream> answer;
+        UpstreamResponse answer;
         try {
             answer = client.post(
                     target,
@@ -64,21 +62,10 @@ class Forwarder {
         metrics.upstreamStatus(answer.statusCode());
         response.setStatus(answer.statusCode());
         ForwardedResponseHeaders.copy(answer.headers(), response);
-        if (isEventStream(answer)) {
+        if (answer.isEventStream()) {
             response.setHeader("X-Accel-Buffering", "no");
             response.setHeader("Cache-Control", "no-cache");
         }
         return answer;
-    }
-
-    static boolean succeeded(HttpResponse<?> answer) {
-        return answer.statusCode() >= 200 && answer.statusCode() < 300;
-    }
-
-    static boolean isEventStream(HttpResponse<?> answer) {
-        return answer.headers()
-                .firstValue("content-type")
-                .map(type -> type.toLowerCase(Locale.ROOT).startsWith("text/event-stream"))
-                .orElse(false);
     }
 }

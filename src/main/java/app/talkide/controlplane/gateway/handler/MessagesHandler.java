@@ -15,12 +15,12 @@ import app.talkide.controlplane.gateway.metering.JsonUsageScanner;
 import app.talkide.controlplane.gateway.metering.StreamMeter;
 import app.talkide.controlplane.gateway.pricing.ModelPrice;
 import app.talkide.controlplane.gateway.pricing.PriceList;
+import app.talkide.controlplane.gateway.upstream.UpstreamResponse;
 import app.talkide.controlplane.observability.Traces;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.http.HttpResponse;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
@@ -168,7 +168,7 @@ class MessagesHandler {
             CallSettlement settlement,
             long reservedOutput)
             throws IOException {
-        HttpResponse<InputStream> answer;
+        UpstreamResponse answer;
         try {
             answer = forwarder.send(call, request, target, body.bytes(), response);
         } catch (GatewayError unreachable) {
@@ -180,14 +180,14 @@ class MessagesHandler {
         }
         ClientOutput client = new ClientOutput(response, call);
         try (InputStream upstream = answer.body()) {
-            if (!Forwarder.succeeded(answer)) {
+            if (!answer.succeeded()) {
                 // The upstream's own error (400, 401, 429, 529 ...) goes to the worker as it is; nothing is billed.
                 try (StallWatchdog.Watched watched = watchdog.watch(upstream)) {
                     BodyRelay.relay(upstream, client, null, watched);
                 }
                 return CallUsage.free(CallOutcome.UPSTREAM_ERROR);
             }
-            if (!Forwarder.isEventStream(answer)) {
+            if (!answer.isEventStream()) {
                 JsonUsageScanner scanner = new JsonUsageScanner();
                 boolean delivered;
                 try (StallWatchdog.Watched watched = watchdog.watch(upstream)) {

@@ -1,6 +1,7 @@
 /**
- * What an operator sees of a request: the ids every log line carries ({@link LogContext}) and the W3C
- * trace context that follows a user message across the control plane and its workers ({@link Traces}).
+ * What an operator sees of a request: the ids every log line carries ({@link LogContext}), the W3C
+ * trace context that follows a user message across the control plane and its workers ({@link Traces}),
+ * and the count of log events by level ({@link LogEventCounter}).
  */
 @NullMarked
 package app.talkide.controlplane.observability;

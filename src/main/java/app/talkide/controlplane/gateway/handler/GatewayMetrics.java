@@ -1,21 +1,30 @@
 package app.talkide.controlplane.gateway.handler;
 
 import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
  * The gateway's Prometheus metrics. Tags are bounded sets (endpoint, outcome, model family, status
- * code), never raw model ids or user input, and never anything secret.
+ * code), never raw model ids or user input, and never anything secret. A call records about ten meters;
+ * each is looked up here by a small key rather than through the registry, whose look-up builds, sorts
+ * and hashes the tags every time.
  */
 @Component
 class GatewayMetrics {
 
     private final MeterRegistry registry;
     private final AtomicInteger openStreams = new AtomicInteger();
+    private final Map<Key, Meter> meters = new ConcurrentHashMap<>();
 
     GatewayMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -53,7 +62,7 @@ class GatewayMetrics {
 
     /** Arrival to the first response byte sent to the worker. */
     private void firstByte(String endpoint, Duration timeToFirstByte) {
-        timer("talkide.gateway.first.byte", "Time to first byte", "endpoint", endpoint)
+        timer("talkide.gateway.first.byte", "Time to first byte", "endpoint", endpoint, null, null)
                 .record(timeToFirstByte);
     }
 
@@ -76,7 +85,8 @@ class GatewayMetrics {
     }
 
     void upstreamStatus(int status) {
-        registry.counter("talkide.gateway.upstream.responses", "status", Integer.toString(status))
+        String code = Integer.toString(status);
+        counter("talkide.gateway.upstream.responses", "status", code, null, null)
                 .increment();
     }
 
@@ -86,7 +96,7 @@ class GatewayMetrics {
         count(family, "cache_write_1h", tokens.cacheWrite1h());
         count(family, "cache_read", tokens.cacheRead());
         count(family, "output", tokens.output());
-        registry.counter("talkide.gateway.cost.micros", "family", family).increment(costMicros);
+        counter("talkide.gateway.cost.micros", "family", family, null, null).increment(costMicros);
     }
 
     void streamOpened() {
@@ -99,18 +109,32 @@ class GatewayMetrics {
 
     private void count(String family, String kind, long tokens) {
         if (tokens > 0) {
-            registry.counter("talkide.gateway.tokens", "family", family, "kind", kind)
-                    .increment(tokens);
+            counter("talkide.gateway.tokens", "family", family, "kind", kind).increment(tokens);
         }
     }
 
-    private Timer timer(String name, String description, String... tags) {
-        return Timer.builder(name)
-                .description(description)
-                .tags(tags)
-                .publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofNanos(100_000))
-                .maximumExpectedValue(Duration.ofMinutes(10))
-                .register(registry);
+    private Timer timer(
+            String name, String description, String tag, String value, @Nullable String tag2, @Nullable String value2) {
+        return (Timer) meters.computeIfAbsent(
+                new Key(name, value, value2),
+                key -> Timer.builder(name)
+                        .description(description)
+                        .tags(tags(tag, value, tag2, value2))
+                        .publishPercentileHistogram()
+                        .minimumExpectedValue(Duration.ofNanos(100_000))
+                        .maximumExpectedValue(Duration.ofMinutes(10))
+                        .register(registry));
     }
+
+    private Counter counter(String name, String tag, String value, @Nullable String tag2, @Nullable String value2) {
+        return (Counter) meters.computeIfAbsent(
+                new Key(name, value, value2), key -> registry.counter(name, tags(tag, value, tag2, value2)));
+    }
+
+    private static Tags tags(String tag, String value, @Nullable String tag2, @Nullable String value2) {
+        return tag2 == null || value2 == null ? Tags.of(tag, value) : Tags.of(tag, value, tag2, value2);
+    }
+
+    /** A meter's name and tag values: each name has fixed tag keys, so the values tell its meters apart. */
+    private record Key(String name, String value, @Nullable String value2) {}
 }

@@ -16,14 +16,14 @@ import org.eclipse.jetty.ee11.servlet.ServletContextRequest;
 import org.springframework.security.web.firewall.HttpFirewall;
 import org.springframework.security.web.firewall.RequestRejectedException;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
-import org.springframework.security.web.firewall.StrictHttpFirewall;
 import org.springframework.web.filter.ServerHttpObservationFilter;
 
 /**
  * Serves everything under {@link GatewayPaths#PREFIX} and ends the request there, so a gateway call
  * passes neither Spring Security's filter chain nor Spring MVC (a fifth of its CPU under load). What they
  * did for it is done here, in their order: the firewall Spring Security puts before every chain (same
- * rules, same handler for what it refuses), the internal chain's WorkerToken check ({@link
+ * rules, its header rules without regular expressions ({@link FirewallHeaderRules}), same handler for what
+ * it refuses), the internal chain's WorkerToken check ({@link
  * WorkerTokenCheck}, shared with that chain), then the route. The server observation around it (span,
  * {@code http.server.requests}) still comes from Spring's filter before this one.
  */
@@ -32,7 +32,7 @@ final class GatewayEndpoint implements Filter {
     /** The route the server span and metric name, as Spring MVC named it for the gateway's mapping. */
     static final String ROUTE = GatewayPaths.PREFIX + "/**";
 
-    private final HttpFirewall firewall = new StrictHttpFirewall();
+    private final HttpFirewall firewall = FirewallHeaderRules.firewall();
     private final RequestRejectedHandler rejected;
     private final WorkerTokenCheck tokens;
     private final GatewayRouter router;

@@ -38,9 +38,7 @@ public final class SseEventSplitter {
             if (b != '\n' && b != '\r') {
                 // Most bytes: skip the rest of the line at once. A terminator needs line breaks right
                 // before it, so after any other byte the history is just "not a line break".
-                while (i + 1 < end && chunk[i + 1] != '\n' && chunk[i + 1] != '\r') {
-                    i++;
-                }
+                i = LineBreaks.next(chunk, i + 1, end) - 1;
                 last1 = 0;
                 last2 = last3 = -1;
                 continue;

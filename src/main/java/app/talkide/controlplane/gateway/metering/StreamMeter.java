@@ -152,31 +152,29 @@ public final class StreamMeter {
             java.io.ByteArrayOutputStream joined = null;
             int end = offset + length;
             int lineStart = offset;
-            for (int i = offset; i <= end; i++) {
-                if (i == end || bytes[i] == '\n' || bytes[i] == '\r') {
-                    int lineEnd = i;
-                    if (lineEnd > lineStart) {
-                        if (startsWith(bytes, lineStart, lineEnd, "data:")) {
-                            int from = skipSpace(bytes, lineStart + 5, lineEnd);
-                            if (data == null) {
-                                data = bytes;
-                                dataOffset = from;
-                                dataLength = lineEnd - from;
-                            } else {
-                                if (joined == null) {
-                                    joined = new java.io.ByteArrayOutputStream(dataLength + lineEnd - from + 1);
-                                    joined.write(data, dataOffset, dataLength);
-                                }
-                                joined.write('\n');
-                                joined.write(bytes, from, lineEnd - from);
+            while (lineStart < end) {
+                int lineEnd = LineBreaks.next(bytes, lineStart, end);
+                if (lineEnd > lineStart) {
+                    if (startsWith(bytes, lineStart, lineEnd, "data:")) {
+                        int from = skipSpace(bytes, lineStart + 5, lineEnd);
+                        if (data == null) {
+                            data = bytes;
+                            dataOffset = from;
+                            dataLength = lineEnd - from;
+                        } else {
+                            if (joined == null) {
+                                joined = new java.io.ByteArrayOutputStream(dataLength + lineEnd - from + 1);
+                                joined.write(data, dataOffset, dataLength);
                             }
-                        } else if (startsWith(bytes, lineStart, lineEnd, "event:")) {
-                            int from = skipSpace(bytes, lineStart + 6, lineEnd);
-                            type = name(bytes, from, lineEnd);
+                            joined.write('\n');
+                            joined.write(bytes, from, lineEnd - from);
                         }
+                    } else if (startsWith(bytes, lineStart, lineEnd, "event:")) {
+                        int from = skipSpace(bytes, lineStart + 6, lineEnd);
+                        type = name(bytes, from, lineEnd);
                     }
-                    lineStart = i + 1;
                 }
+                lineStart = lineEnd + 1;
             }
             if (joined != null) {
                 return new SseEvent(type, joined.toByteArray(), 0, joined.size());

@@ -13,8 +13,8 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.stereotype.Component;
 
 /**
- * Ends upstream bodies (event streams and JSON answers alike) that went silent. The JDK client has no
- * read timeout for a body, and a connection that died without a FIN (a dropped NAT entry, a vanished
+ * Ends upstream bodies (event streams and JSON answers alike) that went silent. The upstream client
+ * reads a body with no timeout, and a connection that died without a FIN (a dropped NAT entry, a vanished
  * peer) would otherwise hold its thread, its reservation and the worker's connection forever. One sweeper
  * for all bodies: a read costs a volatile write, not a timer.
  */

@@ -1,7 +1,5 @@
 package app.talkide.controlplane.gateway.metering;
 
-import app.talkide.controlplane.gateway.metering.JsonCursor.NotJson;
-
 /**
  * The characters of output one {@code content_block_delta} carries: the decoded length (UTF-16 units)
  * of {@code text}, {@code thinking} or {@code partial_json}, chosen by the delta's {@code type}, the

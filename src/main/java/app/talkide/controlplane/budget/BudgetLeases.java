@@ -104,14 +104,16 @@ class BudgetLeases implements DisposableBean {
         return leases.get(lease.userId) == lease;
     }
 
-    /** Whether a call of the user would be admitted from memory now (so the admission check needs no read). */
+    /**
+     * Whether a call of the user would be admitted from memory now (so the admission check needs no
+     * read): the lease is open and has money, a slot and a request of this minute free.
+     */
     boolean admits(String userId, LimitWindows now) {
         LocalLease lease = leases.get(userId);
-        if (lease == null || lease.closed()) {
-            return false;
-        }
-        LocalLease.Needs needs = lease.needs(1, now);
-        return !needs.slot() && !needs.permit();
+        return lease != null
+                && !lease.closed()
+                && !lease.revoked()
+                && lease.needs(1, now).nothing();
     }
 
     /**
@@ -148,8 +150,8 @@ class BudgetLeases implements DisposableBean {
         lease.changing.lock();
         try {
             LocalLease.Needs needs = lease.needs(delta, now);
-            if (lease.closed() || needs.money() == 0) {
-                return !lease.closed();
+            if (lease.closed() || lease.revoked() || needs.money() == 0) {
+                return !lease.closed() && !lease.revoked();
             }
             return topUpLocked(lease, new LocalLease.Needs(needs.money(), false, false, needs.amount()), now);
         } finally {
@@ -164,6 +166,10 @@ class BudgetLeases implements DisposableBean {
                 // Given back (idle) or lost since it was looked up: the next attempt starts a new one.
                 leases.remove(lease.userId, lease);
                 return true;
+            }
+            if (lease.revoked()) {
+                // Until it goes back (once its calls settled), the user's calls reserve in the database.
+                return false;
             }
             LocalLease.Needs needs = lease.needs(amount, now);
             return needs.nothing() || topUpLocked(lease, needs, now);

@@ -10,7 +10,6 @@ import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
-import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -170,17 +169,15 @@ class BudgetRepository {
 
     /** Creates the user's row with nothing spent; false if another call created it first. */
     boolean createIfAbsent(String userId, LimitWindows now) {
-        try {
-            jdbc.sql("insert into user_budget (user_id, period_start, spent_micros, reserved_micros, in_flight,"
-                            + " minute_start, minute_requests, hour_start, hour_tokens, updated_at)"
-                            + " values (:user, :period, 0, 0, 0, :minute, 0, :hour, 0, :now)")
-                    .param("user", userId)
-                    .params(now.asParams())
-                    .update();
-            return true;
-        } catch (DuplicateKeyException alreadyThere) {
-            return false;
-        }
+        // No duplicate-key error: on PostgreSQL that would abort the transaction this may run in.
+        return jdbc.sql("insert into user_budget (user_id, period_start, spent_micros, reserved_micros, in_flight,"
+                                + " minute_start, minute_requests, hour_start, hour_tokens, updated_at)"
+                                + " values (:user, :period, 0, 0, 0, :minute, 0, :hour, 0, :now)"
+                                + " on conflict do nothing")
+                        .param("user", userId)
+                        .params(now.asParams())
+                        .update()
+                == 1;
     }
 
     Optional<BudgetRow> find(String userId) {

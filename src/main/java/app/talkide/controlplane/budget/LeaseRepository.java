@@ -63,8 +63,10 @@ class LeaseRepository {
                         + " minute_requests = " + MINUTE_NOW + " + :permits,"
                         + " minute_start = greatest(minute_start, :minute),"
                         + " updated_at = :now where user_id = :user"
-                        + " and (:force or :micros = 0 or " + SPENT_NOW + " + reserved_micros + :micros + :floor"
-                        + "      <= coalesce(limit_micros, :defaultLimit))"
+                        // A grant of requests or slots alone adds no money, but the lease must not keep money a
+                        // lowered limit no longer covers: it too needs spent + reserved within the limit.
+                        + " and (:force or " + SPENT_NOW + " + reserved_micros + :micros"
+                        + "      + (case when :micros = 0 then 0 else :floor end) <= coalesce(limit_micros, :defaultLimit))"
                         + " and (:slots = 0 or in_flight + :slots <= coalesce(max_concurrent, :defaultConcurrent))"
                         + " and (:permits = 0 or " + MINUTE_NOW + " + :permits"
                         + "      <= coalesce(requests_per_minute, :defaultRpm))")
@@ -146,13 +148,37 @@ class LeaseRepository {
                 == 1;
     }
 
-    /** Asks the other replicas holding a lease of the user to give back what they do not use; how many. */
+    /**
+     * Asks the other replicas holding a lease of the user to give back what they do not use (they
+     * revoke it); how many.
+     */
     int recall(String userId, String replica) {
         return jdbc.sql("update budget_lease set recalled = true where user_id = :user and replica_id <> :replica"
                         + " and (amount_micros > 0 or slots > 0)")
                 .param("user", userId)
                 .param("replica", replica)
                 .update();
+    }
+
+    /**
+     * Revokes every other replica's lease of the user (its settings changed): each shrinks to what its
+     * calls hold and admits nothing more from memory, at its next sweep. Returns how many were asked.
+     */
+    int revokeOthers(String userId, String replica) {
+        return jdbc.sql("update budget_lease set recalled = true where user_id = :user and replica_id <> :replica")
+                .param("user", userId)
+                .param("replica", replica)
+                .update();
+    }
+
+    /** How many other replicas' leases of the user have not yet answered a recall or revocation. */
+    int unanswered(String userId, String replica) {
+        return jdbc.sql("select count(*) from budget_lease where user_id = :user and replica_id <> :replica"
+                        + " and recalled")
+                .param("user", userId)
+                .param("replica", replica)
+                .query(Integer.class)
+                .single();
     }
 
     /** What the other replicas' leases of the user hold (used or not). */

@@ -1,10 +1,12 @@
 package app.talkide.controlplane.budget;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -19,6 +21,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 class LeaseReturns {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseReturns.class);
+    private static final Duration REVOKE_POLL = Duration.ofMillis(50);
 
     private final BudgetLeases leases;
     private final LeaseRepository rows;
@@ -100,7 +103,8 @@ class LeaseReturns {
                 continue;
             }
             try {
-                int unused = lease.closeIfIdle(now.minus(settings.idle()), now);
+                // A revoked lease goes back as soon as no call uses it; it admits nothing meanwhile.
+                int unused = lease.closeIfIdle(lease.revoked() ? now : now.minus(settings.idle()), now);
                 if (unused >= 0) {
                     leases.forget(lease);
                     Instant minute = lease.minute();
@@ -139,22 +143,65 @@ class LeaseReturns {
             return; // nothing here to recall: no read every second on a replica that holds no lease
         }
         for (String user : rows.recalled(leases.replica())) {
-            LocalLease lease = leases.current(user);
-            if (lease == null) {
-                continue; // returned meanwhile, or a row from before a top-up failed: the expiry handles it
-            }
-            lease.changing.lock();
             try {
-                Instant minute = lease.minute();
-                long[] unused = lease.shrinkToHeld(now.truncatedTo(ChronoUnit.MINUTES));
-                transactions.executeWithoutResult(status ->
-                        rows.giveBackPart(user, leases.replica(), unused[0], (int) unused[1], (int) unused[2], minute));
+                revokeOwn(user, now);
             } catch (RuntimeException e) {
                 log.warn("Could not answer a budget lease recall: {}", e.toString());
-            } finally {
-                lease.changing.unlock();
             }
         }
+    }
+
+    /**
+     * Revokes this replica's lease of the user: gone at once if no call uses it, else shrunk to what its
+     * calls hold and admitting nothing more from memory until it goes back. Answers a recall too.
+     */
+    void revokeOwn(String userId, Instant now) {
+        LocalLease lease = leases.current(userId);
+        if (lease == null) {
+            // Already gone from memory (given back, or a top-up that failed): only the flag is left to clear.
+            transactions.executeWithoutResult(
+                    status -> rows.giveBackPart(userId, leases.replica(), 0, 0, 0, Instant.EPOCH));
+            return;
+        }
+        lease.changing.lock();
+        try {
+            Instant minute = lease.minute();
+            int idle = lease.closeIfIdle(now, now);
+            if (idle >= 0) {
+                leases.forget(lease);
+                transactions.executeWithoutResult(status -> rows.giveBack(userId, leases.replica(), idle, minute));
+                return;
+            }
+            long[] unused = lease.revoke(now.truncatedTo(ChronoUnit.MINUTES));
+            transactions.executeWithoutResult(status ->
+                    rows.giveBackPart(userId, leases.replica(), unused[0], (int) unused[1], (int) unused[2], minute));
+        } finally {
+            lease.changing.unlock();
+        }
+    }
+
+    /** In the transaction that changes the user's settings: marks every other replica's lease revoked. */
+    void revokeOthers(String userId) {
+        rows.revokeOthers(userId, leases.replica());
+    }
+
+    /**
+     * After the user's settings changed (and {@link #revokeOthers} committed with them): revokes this replica's lease at once and every other replica's
+     * at its next sweep, waiting up to {@code wait} for them to answer. Returns how many did not (their
+     * replica is down, or cut off from the database: it cannot top up, and its lease expires after its TTL).
+     */
+    int revokeEverywhere(String userId, Duration wait) {
+        if (!settings.enabled()) {
+            return 0;
+        }
+        revokeOwn(userId, clock.instant());
+        long deadline = System.nanoTime() + wait.toNanos();
+        int unanswered = rows.unanswered(userId, leases.replica());
+        while (unanswered > 0 && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(REVOKE_POLL.toNanos());
+            unanswered = rows.unanswered(userId, leases.replica());
+        }
+        return unanswered;
     }
 
     /** Gives back leases of replicas that died (not renewed within the TTL); returns how many. */

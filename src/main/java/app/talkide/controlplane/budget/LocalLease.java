@@ -32,6 +32,9 @@ final class LocalLease {
     private Instant validUntil = Instant.EPOCH;
     private boolean closed;
     private boolean aheadRefused;
+    // Revoked (settings changed, or recalled for a user near a limit): admits nothing more from memory;
+    // its calls still settle through it, and it goes back as soon as none uses it.
+    private boolean revoked;
 
     LocalLease(String userId, Instant now) {
         this.userId = userId;
@@ -41,6 +44,7 @@ final class LocalLease {
     /** Holds {@code money}, a slot and a request for a new call, if the lease covers all three. */
     synchronized boolean take(long money, LimitWindows now) {
         if (closed
+                || revoked
                 || !now.now().isBefore(validUntil)
                 || money > amount - held
                 || slotsUsed >= slots
@@ -61,7 +65,7 @@ final class LocalLease {
 
     /** Holds {@code delta} more for a running call, if the lease has it free. */
     synchronized boolean grow(long delta, Instant now) {
-        if (closed || !now.isBefore(validUntil) || delta > amount - held) {
+        if (closed || revoked || !now.isBefore(validUntil) || delta > amount - held) {
             return false;
         }
         held += delta;
@@ -71,11 +75,12 @@ final class LocalLease {
 
     /**
      * A call that held {@code hold} ended costing {@code cost}: the lease shrinks by what was spent (at
-     * most what the call held) and the rest, with the slot, is free again. Returns the shrink, which the
-     * settlement takes off the lease and the user's reserved amount in the database.
+     * most what the call held) and the rest, with the slot, is free again; a revoked lease gives back
+     * the whole hold instead, since it admits nothing more. Returns the shrink, which the settlement
+     * takes off the lease and the user's reserved amount in the database.
      */
     synchronized long settle(long hold, long cost, long tokens, Instant now) {
-        long spent = Math.min(cost, hold);
+        long spent = revoked ? hold : Math.min(cost, hold);
         amount -= spent;
         held -= hold;
         slotsUsed--;
@@ -115,7 +120,7 @@ final class LocalLease {
      * {@code moneyAhead} is free. Nothing when the lease covers the next calls or is no longer in use.
      */
     synchronized Needs runningLow(int permitsAhead, long moneyAhead, LimitWindows now) {
-        if (closed || aheadRefused || !minute.equals(now.minute())) {
+        if (closed || revoked || aheadRefused || !minute.equals(now.minute())) {
             // Refused ahead (near a limit): the calls themselves ask from now on. A new minute's
             // permits come with its first call.
             return new Needs(0, false, false, amount);
@@ -146,15 +151,21 @@ final class LocalLease {
     }
 
     /**
-     * Shrinks the lease to what its calls hold: returns {money, slots, permits} given up (permits only
-     * of the current minute, else 0).
+     * Revokes the lease: it shrinks to what its calls hold and admits nothing more from memory, so the
+     * next call or extension is decided in the database against the limits as they are now. Returns
+     * {money, slots, permits} given up (permits only of the current minute, else 0).
      */
-    synchronized long[] shrinkToHeld(Instant minuteNow) {
+    synchronized long[] revoke(Instant minuteNow) {
         long[] unused = {amount - held, slots - slotsUsed, minute.equals(minuteNow) ? permitsLeft : 0};
         amount = held;
         slots = slotsUsed;
         permitsLeft = 0;
+        revoked = true;
         return unused;
+    }
+
+    synchronized boolean revoked() {
+        return revoked;
     }
 
     /** The lease row's expiry was moved to {@code expires}. */

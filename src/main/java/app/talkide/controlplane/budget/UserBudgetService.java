@@ -8,6 +8,8 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -23,6 +25,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 @Service
 public class UserBudgetService {
+
+    private static final Logger log = LoggerFactory.getLogger(UserBudgetService.class);
+    // Every replica sweeps its leases each second, answering revocations: three sweeps' worth of slack.
+    private static final Duration REVOKE_WAIT = Duration.ofSeconds(3);
 
     private final BudgetRepository budgets;
     private final BudgetLeases leases;
@@ -103,9 +109,10 @@ public class UserBudgetService {
             // This replica's lease has a slot and a request for the user: nothing to read.
             return Optional.empty();
         }
+        // This replica's own unused lease is not money held by calls in flight: the call may still take it.
         Optional<Denied> denied = budgets.find(userId)
                 .map(row -> BudgetDenials.explain(
-                        row, 1, LimitWindows.at(clock.instant(), properties.period()), properties));
+                        leases.asShown(row), 1, LimitWindows.at(clock.instant(), properties.period()), properties));
         denied.ifPresent(refused -> meters.counter(
                         "talkide.budget.denials", "reason", refused.reason().code())
                 .increment());
@@ -233,11 +240,27 @@ public class UserBudgetService {
                 .orElseGet(() -> BudgetStatus.fresh(userId, now, properties));
     }
 
-    /** Sets a user's overrides (null fields follow the defaults); returns the resulting status. */
+    /**
+     * Sets a user's overrides (null fields follow the defaults); returns the resulting status. The new
+     * limits bind every replica once this returns: the user's leases are revoked in the same transaction,
+     * this replica's at once and the others' at their next sweep (waited for, up to {@code REVOKE_WAIT}),
+     * so no replica admits a call or grants an extension from what it leased under the old limits.
+     */
     public BudgetStatus configure(String userId, UserBudgetSettings settings) {
         LimitWindows now = LimitWindows.at(clock.instant(), properties.period());
-        budgets.createIfAbsent(userId, now);
-        budgets.updateSettings(userId, settings, now.now());
+        transactions.executeWithoutResult(status -> {
+            budgets.createIfAbsent(userId, now);
+            budgets.updateSettings(userId, settings, now.now());
+            returns.revokeOthers(userId);
+        });
+        int unanswered = returns.revokeEverywhere(userId, REVOKE_WAIT);
+        if (unanswered > 0) {
+            log.warn(
+                    "{} replica(s) did not give back their budget lease of a user whose limits changed within {}:"
+                            + " they are down or cannot reach the database, and their lease expires after its TTL",
+                    unanswered,
+                    REVOKE_WAIT);
+        }
         return status(userId);
     }
 

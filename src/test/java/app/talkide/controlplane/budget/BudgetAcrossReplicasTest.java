@@ -1,6 +1,7 @@
 package app.talkide.controlplane.budget;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.ControlPlaneApplication;
 import app.talkide.controlplane.budget.BudgetDecision.Denied;
@@ -158,6 +159,82 @@ class BudgetAcrossReplicasTest {
         assertThat(status.reservedMicros()).isZero();
         assertThat(status.callsInFlight()).isZero();
         assertThat(leaseRows()).isZero();
+    }
+
+    @Test
+    void aLimitLoweredToZeroRefusesTheNextCallOnEveryReplicaAndStopsRunningStreamsAtTheirNextSlice() {
+        budgets(0).configure(user, new UserBudgetSettings(10 * DOLLAR, null, 50, 500, null));
+        // Every replica leases: one call in flight on replica 0, idle leases with money left on 1 and 2.
+        Reservation running = reserve(0, DOLLAR / 10);
+        for (int replica = 1; replica < 3; replica++) {
+            Reservation done = reserve(replica, DOLLAR / 10);
+            assertThat(done.lease()).isNotNull();
+            budgets(replica).postCallDebit(done, record(DOLLAR / 20));
+        }
+        assertThat(running.lease()).isNotNull();
+        assertThat(leaseRows()).isEqualTo(3);
+
+        budgets(1).configure(user, new UserBudgetSettings(0L, Enforcement.HARD, 50, 500, null));
+
+        for (int replica = 0; replica < 3; replica++) {
+            assertThat(budgets(replica).admissionCheck(user)).isPresent();
+            BudgetDecision next = budgets(replica).preCallCheck(user, 1);
+            assertThat(next).isInstanceOfSatisfying(Denied.class, denied -> {
+                assertThat(denied.reason()).isEqualTo(DenialReason.SPENDING_LIMIT);
+                assertThat(denied.retryable()).isFalse();
+            });
+        }
+        assertThat(budgets(0).extend(running, DOLLAR / 10)).isEqualTo(ExtensionDecision.REFUSED);
+        // Only the running call's hold stays reserved; the idle leases went back when they were revoked.
+        assertThat(leaseRows()).isEqualTo(1);
+        assertThat(budgets(2).status(user).reservedMicros()).isEqualTo(DOLLAR / 10);
+
+        budgets(0).postCallDebit(running, record(DOLLAR / 20));
+        // The revoked lease gave back the call's whole hold as it settled; its slot goes back with the
+        // lease at replica 0's next sweep (every second).
+        assertThat(budgets(2).status(user).reservedMicros()).isZero();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            BudgetStatus status = budgets(2).status(user);
+            assertThat(status.spentMicros()).isEqualTo(DOLLAR * 3 / 20);
+            assertThat(status.callsInFlight()).isZero();
+            assertThat(leaseRows()).isZero();
+        });
+    }
+
+    @Test
+    void afterALimitIsLoweredConcurrentCallsOnThreeReplicasStayWithinTheNewLimit() throws Exception {
+        budgets(0).configure(user, new UserBudgetSettings(10 * DOLLAR, null, 500, 500, null));
+        for (int replica = 0; replica < 3; replica++) {
+            budgets(replica).postCallDebit(reserve(replica, DOLLAR / 10), record(DOLLAR / 10));
+        }
+        // $0.30 spent, up to $1 leased on each replica; the limit drops to $1.80.
+        budgets(2).configure(user, new UserBudgetSettings(DOLLAR * 18 / 10, null, 500, 500, null));
+
+        List<Reservation> reserved = reserveConcurrently(200, DOLLAR / 10);
+        assertThat(reserved).hasSizeBetween(1, 15);
+        BudgetStatus held = budgets(0).status(user);
+        assertThat(held.spentMicros() + held.reservedMicros()).isLessThanOrEqualTo(DOLLAR * 18 / 10);
+        settleAll(reserved, DOLLAR / 10);
+        assertThat(budgets(1).preCallCheck(user, 1)).isInstanceOf(Denied.class);
+    }
+
+    @Test
+    void aLeaseWhoseRevocationWasNotAnsweredKeepsNoMoneyPastTheLimitAtItsNextTopUp() {
+        budgets(0).configure(user, new UserBudgetSettings(10 * DOLLAR, null, 50, 500, null));
+        // A call in flight keeps the lease in use, so no sweep gives it back meanwhile.
+        Reservation running = reserve(0, DOLLAR / 10);
+        assertThat(running.lease()).isNotNull();
+        // The limit changes behind the lease's back, as when a replica has not yet answered its revocation.
+        replicas.getFirst()
+                .getBean(JdbcClient.class)
+                .sql("update user_budget set limit_micros = 0 where user_id = :user")
+                .param("user", user)
+                .update();
+        // A new minute: the lease has money but no requests left, and a top-up of requests alone must
+        // not keep money the limit no longer covers.
+        advanceAll(Duration.ofMinutes(1));
+        assertThat(budgets(0).preCallCheck(user, 1)).isInstanceOf(Denied.class);
+        budgets(0).postCallDebit(running, record(DOLLAR / 10));
     }
 
     private List<Reservation> reserveConcurrently(int calls, long amount) throws Exception {

@@ -25,6 +25,12 @@ import org.springframework.util.backoff.BackOffExecution;
 public final class PostgresListener {
 
     private static final Logger log = LoggerFactory.getLogger(PostgresListener.class);
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+    /** How long one read may wait: a quiet poll plus slack for the check that follows it. */
+    static Duration socketTimeout(Duration poll) {
+        return Duration.ofSeconds(poll.multipliedBy(2).toSeconds() + 5);
+    }
 
     /** What the listener tells its owner, on the listening thread. */
     public interface Handler {
@@ -147,6 +153,13 @@ public final class PostgresListener {
                 credentials.setProperty("password", hikari.getPassword());
             }
             credentials.setProperty("ApplicationName", "talkide-" + name);
+            // A connection that died silently (a peer gone without a reset) would hold a read for the
+            // kernel's retransmission time, about 15 minutes, and every notification meanwhile: reads
+            // time out instead, so the check after a quiet poll fails within a bound and a reconnect follows.
+            credentials.setProperty("connectTimeout", Long.toString(CONNECT_TIMEOUT.toSeconds()));
+            credentials.setProperty(
+                    "socketTimeout", Long.toString(socketTimeout(poll).toSeconds()));
+            credentials.setProperty("tcpKeepAlive", "true");
             return DriverManager.getConnection(hikari.getJdbcUrl(), credentials);
         }
         throw new SQLException("LISTEN needs a connection of its own; the data source is not Hikari");

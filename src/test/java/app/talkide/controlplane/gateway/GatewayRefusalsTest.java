@@ -157,6 +157,20 @@ class GatewayRefusalsTest {
     }
 
     @Test
+    void headerValueTheFirewallRefusesIsNotFoundNotAServerError() {
+        // 0x85 (NEL) is a control character: Jetty accepts the byte, Spring Security's header rules do not.
+        try (RawHttp raw = new RawHttp(port, Duration.ofSeconds(30))) {
+            String response = raw.send("POST " + MESSAGES + " HTTP/1.1\r\nHost: localhost\r\nX-Worker-Token: "
+                            + worker.token() + "\r\nanthropic-beta: tools\u0085x\r\nContent-Type: application/json"
+                            + "\r\nContent-Length: " + BODY.length() + "\r\n\r\n" + BODY)
+                    .response();
+            assertThat(RawHttp.status(response)).isEqualTo(404);
+            String body = response.substring(response.indexOf("\r\n\r\n") + 4);
+            assertThat(body).isEqualTo(anthropicError("not_found_error", NOT_FOUND, "gw_not_found"));
+        }
+    }
+
+    @Test
     void queryThatCannotBeForwardedIsAnInvalidRequest() {
         try (RawHttp raw = new RawHttp(port, Duration.ofSeconds(30))) {
             String response = raw.send("POST " + MESSAGES + "?beta=a|b HTTP/1.1\r\nHost: localhost\r\nX-Worker-Token: "

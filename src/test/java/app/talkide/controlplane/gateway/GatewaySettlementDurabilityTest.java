@@ -114,6 +114,38 @@ class GatewaySettlementDurabilityTest {
     }
 
     @Test
+    void aStreamEndingInAnErrorEventWithoutMessageStopEndsOnlyOnceItsUsageIsCommitted() throws Exception {
+        String start = AnthropicFixtures.messageStart(OPUS, AnthropicFixtures.usage(1000, 0, 0, 1));
+        String delta = AnthropicFixtures.textDelta(0, "partial answer");
+        String error = AnthropicFixtures.event(
+                "error", "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}");
+        try (EventStreamClient client = new EventStreamClient(
+                "http://127.0.0.1:" + port + MESSAGES, worker.token(), AnthropicFixtures.request(OPUS, true, 1024))) {
+            ScriptedUpstream.Exchange exchange = upstream.next(WAIT);
+            exchange.startEventStream();
+            exchange.send(start);
+            assertThat(client.next(WAIT)).isEqualTo(start);
+            exchange.send(delta);
+            assertThat(client.next(WAIT)).isEqualTo(delta);
+            try (Connection lock = lockBudgetRow()) {
+                exchange.send(error);
+                exchange.end();
+                // The error event is passed through at once; the end of the response waits for the usage.
+                assertThat(client.next(WAIT)).isEqualTo(error);
+                assertThat(client.poll(HELD)).isNull();
+                assertThat(usageRecords()).isEmpty();
+                lock.rollback();
+            }
+            assertThat(client.next(WAIT)).isEqualTo(EventStreamClient.END);
+            assertThat(usageRecords())
+                    .singleElement()
+                    .satisfies(row -> assertThat(row)
+                            .containsEntry("outcome", "upstream_error")
+                            .containsEntry("input_tokens", 1000L));
+        }
+    }
+
+    @Test
     void theLastByteOfAJsonAnswerWaitsUntilTheUsageIsCommitted() throws Exception {
         CompletableFuture<TestHttp.Response> call = CompletableFuture.supplyAsync(() -> new TestHttp(port)
                 .postJson(MESSAGES, AnthropicFixtures.request(OPUS, false, 1024), "X-Worker-Token", worker.token()));

@@ -55,7 +55,9 @@ final class GatewayEndpoint implements Filter {
         HttpServletRequest checked;
         try {
             checked = firewall.getFirewalledRequest(request);
-            // The firewalled request refuses a bad header value when read, as behind the security chain.
+            // The firewalled request refuses a bad header when it is read: read them all here, where a
+            // refusal is answered as the firewall's, not later by the handler as a 500.
+            readEveryHeader(checked);
             worker = tokens.authorize(checked, response);
         } catch (RequestRejectedException refused) {
             rejected.handle(request, response, refused);
@@ -71,6 +73,14 @@ final class GatewayEndpoint implements Filter {
                 worker.conversationId(),
                 worker.userId())) {
             router.route(worker, checked, response, arrivedNanos);
+        }
+    }
+
+    private static void readEveryHeader(HttpServletRequest checked) {
+        for (var names = checked.getHeaderNames(); names.hasMoreElements(); ) {
+            for (var values = checked.getHeaders(names.nextElement()); values.hasMoreElements(); ) {
+                values.nextElement();
+            }
         }
     }
 

@@ -228,12 +228,18 @@ class MessagesHandler {
             StreamRelay.End end = new StreamRelay(client, meter, allowance, watched, beforeStop).relay(upstream);
             watched.finished();
             return switch (end) {
-                case COMPLETED ->
-                    new CallUsage(
+                case COMPLETED -> {
+                    if (!meter.stopped()) {
+                        // The upstream ended without message_stop (after an error event, say): the end of
+                        // the response is this call's final bytes, so its usage is made durable first.
+                        settlement.settleDurably(CallOutcome.UPSTREAM_ERROR, meter.counts());
+                    }
+                    yield new CallUsage(
                             meter.stopped() && meter.errorType() == null
                                     ? CallOutcome.COMPLETED
                                     : CallOutcome.UPSTREAM_ERROR,
                             meter.counts());
+                }
                 case CLIENT_GONE -> {
                     // The worker is gone: close the upstream now so it stops generating (and billing) tokens
                     // nobody will read. Bill what was produced until here.

@@ -25,6 +25,7 @@ import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import java.net.http.HttpRequest;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -195,6 +196,34 @@ class GatewayProxyTest {
                                 .single()
                         == 1);
         assertThat(budgets.status(worker.userId()).spentMicros()).isZero();
+    }
+
+    @Test
+    void countTokensIsRefusedOverASpentLimitAndCountsAgainstRequestsPerMinute() {
+        upstream.stubFor(post(urlEqualTo("/v1/messages/count_tokens"))
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"input_tokens\":42}")));
+        String body = AnthropicFixtures.request(OPUS, false, 1);
+
+        budgets.configure(worker.userId(), new UserBudgetSettings(0L, null, null, null, null));
+        TestHttp.Response spent = http.postJson(MESSAGES + "/count_tokens", body, "X-Worker-Token", worker.token());
+        assertThat(spent.status()).isEqualTo(429);
+        assertThat(spent.header("x-talkide-denial-reason")).isEqualTo("spending_limit");
+        upstream.verify(0, anyRequestedFor(anyUrl()));
+
+        // A minute far from its end, so the three calls below share it.
+        budgets.configure(worker.userId(), new UserBudgetSettings(null, null, null, 2, null));
+        List<Integer> statuses = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            statuses.add(http.postJson(MESSAGES + "/count_tokens", body, "X-Worker-Token", worker.token())
+                    .status());
+        }
+        // Two calls of a minute pass and the third is refused, unless the minute turned in between.
+        assertThat(statuses.subList(0, 2)).containsOnly(200);
+        assertThat(statuses.get(2)).isIn(200, 429);
+        upstream.verify(statuses.get(2) == 429 ? 2 : 3, postRequestedFor(urlEqualTo("/v1/messages/count_tokens")));
     }
 
     @ParameterizedTest

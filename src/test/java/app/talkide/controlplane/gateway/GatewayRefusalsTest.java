@@ -157,6 +157,35 @@ class GatewayRefusalsTest {
     }
 
     @Test
+    void theLongContextBetaIsRefusedUntilItIsPriced() {
+        TestHttp.Response response = http.postJson(
+                MESSAGES,
+                BODY,
+                "X-Worker-Token",
+                worker.token(),
+                "anthropic-beta",
+                "interleaved-thinking-2025-05-14,context-1m-2025-08-07");
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.json().path("error").path("type").asString()).isEqualTo("invalid_request_error");
+        assertThat(response.json().path("error").path("message").asString())
+                .contains("1M-token context beta")
+                .contains("does not price");
+    }
+
+    @Test
+    void aServerToolBilledBeyondTokensIsRefusedUntilItIsPriced() {
+        String body = "{\"model\":\"claude-sonnet-4-5\",\"max_tokens\":16,\"messages\":[],"
+                + "\"system\":[{\"type\":\"text\",\"text\":\"hi\"}],"
+                + "\"tools\":[{\"name\":\"Bash\",\"input_schema\":{\"type\":\"object\"}},"
+                + "{\"type\":\"web_search_20250305\",\"name\":\"web_search\",\"max_uses\":5}]}";
+        TestHttp.Response response = http.postJson(MESSAGES, body, "X-Worker-Token", worker.token());
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.json().path("error").path("message").asString())
+                .isEqualTo("tools: the server tool web_search_20250305 is billed beyond tokens, which this gateway"
+                        + " does not price yet, so it is not available.");
+    }
+
+    @Test
     void headerValueTheFirewallRefusesIsNotFoundNotAServerError() {
         // 0x85 (NEL) is a control character: Jetty accepts the byte, Spring Security's header rules do not.
         try (RawHttp raw = new RawHttp(port, Duration.ofSeconds(30))) {

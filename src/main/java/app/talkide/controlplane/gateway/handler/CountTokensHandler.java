@@ -1,6 +1,10 @@
 package app.talkide.controlplane.gateway.handler;
 
+import app.talkide.controlplane.budget.BudgetDecision;
+import app.talkide.controlplane.budget.BudgetDecision.Denied;
+import app.talkide.controlplane.budget.BudgetDecision.Reserved;
 import app.talkide.controlplane.budget.CallOutcome;
+import app.talkide.controlplane.budget.Reservation;
 import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
 import app.talkide.controlplane.budget.UserBudgetService;
 import app.talkide.controlplane.gateway.AnthropicUpstream;
@@ -10,9 +14,14 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Optional;
 import org.springframework.stereotype.Component;
 
-/** {@code POST /v1/messages/count_tokens}: forwarded and recorded, but free, so no budget is reserved. */
+/**
+ * {@code POST /v1/messages/count_tokens}: free, but admitted like any call, so a worker cannot flood the
+ * upstream under the product's key: a user over a spending or fair-use limit is refused, and each call
+ * holds one of the user's concurrent slots and one request of their minute (a reservation of nothing).
+ */
 @Component
 class CountTokensHandler {
 
@@ -36,6 +45,13 @@ class CountTokensHandler {
     }
 
     void handle(GatewayCall call, HttpServletRequest request, HttpServletResponse response) throws IOException {
+        // Before the body is read, as for a Messages call.
+        Optional<Denied> notNow = budgets.admissionCheck(call.worker().userId());
+        if (notNow.isPresent()) {
+            budgets.record(call.record(TokenCounts.NONE, 0, CallOutcome.DENIED));
+            GatewayError.denial(notNow.get()).writeTo(response, call.requestId());
+            return;
+        }
         RequestBody.Held body;
         try {
             body = bodies.read(request);
@@ -61,6 +77,13 @@ class CountTokensHandler {
             refused.writeTo(response, call.requestId());
             return;
         }
+        BudgetDecision decision = budgets.preCallCheck(call.worker().userId(), 0);
+        if (decision instanceof Denied denied) {
+            budgets.record(call.record(TokenCounts.NONE, 0, CallOutcome.DENIED));
+            GatewayError.denial(denied).writeTo(response, call.requestId());
+            return;
+        }
+        Reservation slot = ((Reserved) decision).reservation();
         CallOutcome outcome = CallOutcome.UPSTREAM_ERROR;
         try {
             UpstreamResponse answer = forwarder.send(call, request, target, body, response);
@@ -75,7 +98,8 @@ class CountTokensHandler {
         } catch (GatewayError unreachable) {
             unreachable.writeTo(response, call.requestId());
         } finally {
-            budgets.record(call.record(TokenCounts.NONE, 0, outcome));
+            // Frees the slot; the record is durable with the next settlement commit (nothing to wait for).
+            budgets.settle(slot, call.record(TokenCounts.NONE, 0, outcome));
         }
     }
 }

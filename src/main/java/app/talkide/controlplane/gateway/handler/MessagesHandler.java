@@ -34,6 +34,8 @@ import org.springframework.stereotype.Component;
 @Component
 class MessagesHandler {
 
+    private static final String LONG_CONTEXT_BETA = "context-1m";
+
     private final GatewayProperties properties;
     private final RequestBody bodies;
     private final Forwarder forwarder;
@@ -63,6 +65,15 @@ class MessagesHandler {
     }
 
     void handle(GatewayCall call, HttpServletRequest request, HttpServletResponse response) throws IOException {
+        if (asksForLongContext(request)) {
+            new GatewayError(
+                            400,
+                            "invalid_request_error",
+                            "anthropic-beta: the 1M-token context beta is billed at premium rates above 200K input"
+                                    + " tokens, which this gateway does not price yet, so it is not available.")
+                    .writeTo(response, call.requestId());
+            return;
+        }
         // Counted from now, so the settlement commit of calls ahead of it may wait for this one too.
         try (SettlementExpected expected = budgets.expectSettlement()) {
             // Before the body is read: a user who may not call now must not make the gateway hold a large body.
@@ -79,6 +90,16 @@ class MessagesHandler {
                 }
             }
         }
+    }
+
+    /** Whether the call asks for the 1M-token context beta ({@code context-1m-*}), priced apart. */
+    private static boolean asksForLongContext(HttpServletRequest request) {
+        for (var values = request.getHeaders("anthropic-beta"); values.hasMoreElements(); ) {
+            if (values.nextElement().contains(LONG_CONTEXT_BETA)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private RequestBody.@Nullable Held readBody(

@@ -1,8 +1,10 @@
 package app.talkide.controlplane.gateway.handler;
 
+import java.util.List;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.TokenStreamContext;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -16,6 +18,12 @@ import tools.jackson.databind.json.JsonMapper;
  * and the reservation follows it.
  */
 record MessagesRequestFacts(String model, boolean stream, long maxTokens, long estimatedInputTokens) {
+
+    /**
+     * Server tools the upstream runs and bills beyond tokens (per search, per container hour); the
+     * gateway prices none of them, so a call naming one is refused rather than let past the budget.
+     */
+    static final List<String> UNPRICED_SERVER_TOOLS = List.of("web_search_", "web_fetch_", "code_execution_");
 
     static final int BYTES_PER_TOKEN = 4;
     static final int TOKENS_PER_ATTACHMENT = 1_600;
@@ -54,7 +62,16 @@ record MessagesRequestFacts(String model, boolean stream, long maxTokens, long e
                     continue;
                 }
                 String name = parser.currentName();
-                if (depth == 1 && "model".equals(name) && token == JsonToken.VALUE_STRING) {
+                if (depth == 3 && "type".equals(name) && token == JsonToken.VALUE_STRING && inTools(parser)) {
+                    String type = parser.getString();
+                    if (UNPRICED_SERVER_TOOLS.stream().anyMatch(type::startsWith)) {
+                        throw new GatewayError(
+                                400,
+                                "invalid_request_error",
+                                "tools: the server tool " + type + " is billed beyond tokens, which this gateway"
+                                        + " does not price yet, so it is not available.");
+                    }
+                } else if (depth == 1 && "model".equals(name) && token == JsonToken.VALUE_STRING) {
                     model = parser.getString();
                 } else if (depth == 1 && "stream".equals(name)) {
                     stream = token == JsonToken.VALUE_TRUE;
@@ -72,6 +89,15 @@ record MessagesRequestFacts(String model, boolean stream, long maxTokens, long e
         long estimate =
                 Math.ceilDiv(body.length - attachmentBytes, BYTES_PER_TOKEN) + attachments * TOKENS_PER_ATTACHMENT;
         return new MessagesRequestFacts(model, stream, maxTokens, estimate);
+    }
+
+    /** Whether the parser is in an object of the top-level {@code tools} array. */
+    private static boolean inTools(JsonParser parser) {
+        TokenStreamContext array = parser.streamReadContext().getParent();
+        return array != null
+                && array.inArray()
+                && array.getParent() != null
+                && "tools".equals(array.getParent().currentName());
     }
 
     private static GatewayError notAnObject() {

@@ -27,9 +27,9 @@ import org.springframework.stereotype.Component;
 /**
  * The {@code local} worker runtime: every registered tenant-environment gets an embedded worker on a
  * loopback port, started on first use and configured exactly as a pod would be (its Secret as files, the
- * gateway base URL, its own {@code CLAUDE_CONFIG_DIR} and working tree, all absolute, under {@link WorkerHome}). This is
- * local mode's counterpart of provisioning; the Kubernetes runtime lives with provisioning for the same
- * reason this one lives here.
+ * gateway base URL, its own {@code CLAUDE_CONFIG_DIR} and {@link WorkingTree}, all absolute, under
+ * {@link WorkerHome}). This is local mode's counterpart of provisioning; the Kubernetes runtime lives with
+ * provisioning for the same reason this one lives here.
  */
 @Component
 @ConditionalOnProperty(name = "talkide.worker.runtime", havingValue = "local")
@@ -122,6 +122,7 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
         WorkerHome home = WorkerHome.of(workerDir, tenantEnvironment);
         Path secretDir = home.secret();
         secrets.ensure(secretDir, tenantEnvironment);
+        WorkingTree.ensure(home);
         Map<String, String> env = new HashMap<>();
         env.put(ReferenceWorkerSettings.TENANT, tenantEnvironment.tenant());
         env.put(ReferenceWorkerSettings.ENV, tenantEnvironment.env());
@@ -132,6 +133,7 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
         env.put(ReferenceWorkerSettings.COMMAND_KEY, LocalWorkerSecret.read(secretDir, WorkerSecretKeys.COMMAND_KEY));
         env.put(ReferenceWorkerSettings.CONFIG_DIR, home.sessions().toString());
         env.put(ReferenceWorkerSettings.WORKSPACE_DIR, home.workingTree().toString());
+        env.put(WorkingTree.GIT_CEILING_DIRECTORIES, home.gitCeiling().toString());
         env.put(ReferenceWorkerSettings.PORT, String.valueOf(ports.getOrDefault(tenantEnvironment, 0)));
         env.put(ReferenceWorkerSettings.MODEL, properties.workerModel());
         env.put(ReferenceWorkerSettings.HEARTBEAT, properties.workerHeartbeat().toString());

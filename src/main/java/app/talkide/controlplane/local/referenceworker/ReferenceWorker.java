@@ -62,10 +62,11 @@ public final class ReferenceWorker implements AutoCloseable {
         server.start();
         ready = true;
         log.info(
-                "Reference worker for {} listening on {} (sessions in {})",
+                "Reference worker for {} listening on {} (sessions in {}, working tree {})",
                 settings.tenantEnvironment(),
                 baseUrl(),
-                settings.configDir());
+                settings.configDir(),
+                settings.workspaceDir());
     }
 
     /** Starts a worker; it listens until {@link #stop()}. */

@@ -16,8 +16,9 @@ import org.springframework.validation.annotation.Validated;
  * @param tenant the tenant-environment seeded on start: tenant part
  * @param env the tenant-environment seeded on start: env part
  * @param user the development user made a member of the seeded tenant-environment
- * @param workerDir where each embedded worker keeps its Secret ({@code secret/}) and sessions
- *     ({@code claude/}, its {@code CLAUDE_CONFIG_DIR}); default {@code <talkide.data-dir>/workers}
+ * @param workerDir where each embedded worker keeps its Secret ({@code secret/}), sessions ({@code claude/},
+ *     its {@code CLAUDE_CONFIG_DIR}) and working tree ({@code workspace/}), in {@code <tenant>-<env>/};
+ *     default {@code <talkide.data-dir>/workers}; relative to the directory the control plane runs in
  * @param workerModel the model the embedded workers ask the gateway for
  * @param workerHeartbeat how often an embedded worker's idle event stream carries a heartbeat
  * @param worker which worker runs for the seeded tenant-environment: {@code auto} (the Node worker when

@@ -25,10 +25,11 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
- * The {@code local} worker runtime: every registered tenant-environment gets an embedded reference worker
- * on a loopback port, started on first use and configured exactly as a pod would be (its Secret as files,
- * the gateway base URL, its own {@code CLAUDE_CONFIG_DIR}). This is local mode's counterpart of
- * provisioning; the Kubernetes runtime lives with provisioning for the same reason this one lives here.
+ * The {@code local} worker runtime: every registered tenant-environment gets an embedded worker on a
+ * loopback port, started on first use and configured exactly as a pod would be (its Secret as files, the
+ * gateway base URL, its own {@code CLAUDE_CONFIG_DIR} and {@link WorkingTree}, all absolute, under
+ * {@link WorkerHome}). This is local mode's counterpart of provisioning; the Kubernetes runtime lives with
+ * provisioning for the same reason this one lives here.
  */
 @Component
 @ConditionalOnProperty(name = "talkide.worker.runtime", havingValue = "local")
@@ -118,9 +119,10 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
             return Optional.empty();
         }
         stopped.remove(tenantEnvironment);
-        Path home = workerDir.resolve(tenantEnvironment.namespace());
-        Path secretDir = home.resolve("secret");
+        WorkerHome home = WorkerHome.of(workerDir, tenantEnvironment);
+        Path secretDir = home.secret();
         secrets.ensure(secretDir, tenantEnvironment);
+        WorkingTree.ensure(home);
         Map<String, String> env = new HashMap<>();
         env.put(ReferenceWorkerSettings.TENANT, tenantEnvironment.tenant());
         env.put(ReferenceWorkerSettings.ENV, tenantEnvironment.env());
@@ -129,13 +131,14 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
                 ReferenceWorkerSettings.IDENTITY_TOKEN,
                 LocalWorkerSecret.read(secretDir, WorkerSecretKeys.IDENTITY_TOKEN));
         env.put(ReferenceWorkerSettings.COMMAND_KEY, LocalWorkerSecret.read(secretDir, WorkerSecretKeys.COMMAND_KEY));
-        env.put(ReferenceWorkerSettings.CONFIG_DIR, home.resolve("claude").toString());
+        env.put(ReferenceWorkerSettings.CONFIG_DIR, home.sessions().toString());
+        env.put(ReferenceWorkerSettings.WORKSPACE_DIR, home.workingTree().toString());
+        env.put(WorkingTree.GIT_CEILING_DIRECTORIES, home.gitCeiling().toString());
         env.put(ReferenceWorkerSettings.PORT, String.valueOf(ports.getOrDefault(tenantEnvironment, 0)));
         env.put(ReferenceWorkerSettings.MODEL, properties.workerModel());
         env.put(ReferenceWorkerSettings.HEARTBEAT, properties.workerHeartbeat().toString());
-        LocalWorker worker = nodeWorkers.runsFor(tenantEnvironment)
-                ? nodeWorkers.start(tenantEnvironment, env, home)
-                : reference(env);
+        LocalWorker worker =
+                nodeWorkers.runsFor(tenantEnvironment) ? nodeWorkers.start(tenantEnvironment, env) : reference(env);
         ports.put(tenantEnvironment, worker.port());
         workers.put(tenantEnvironment, worker);
         events.publishEvent(new WorkerReadinessChanged(tenantEnvironment, WorkerReadiness.READY, worker.description()));

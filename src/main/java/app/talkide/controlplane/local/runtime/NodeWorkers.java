@@ -63,17 +63,23 @@ class NodeWorkers {
             node = missing.isEmpty();
             if (node) {
                 log.info("Local mode runs the Node worker (Claude Agent SDK) from {}", workerDir);
+                if (Files.isDirectory(workerDir.resolve("data"))) {
+                    // Where earlier versions put its sessions and working tree by mistake (relative paths).
+                    log.warn(
+                            "{} is left over from an earlier version and no longer used; delete it",
+                            workerDir.resolve("data"));
+                }
             }
         }
         decided = Optional.of(node);
         return node;
     }
 
-    LocalWorker start(TenantEnvironmentId tenantEnvironment, Map<String, String> referenceEnv, Path home) {
+    /** {@code referenceEnv} names only absolute paths: the worker runs in {@code worker/}, not here. */
+    LocalWorker start(TenantEnvironmentId tenantEnvironment, Map<String, String> referenceEnv) {
         NodeWorkerProcess.prepare(workerDir);
         Map<String, String> env = new HashMap<>(referenceEnv);
         env.put("TALKIDE_WORKER_HOST", "127.0.0.1");
-        env.put("TALKIDE_WORKSPACE_DIR", home.resolve("workspace").toString());
         env.put("TALKIDE_WORKER_STOP_GRACE", "PT0S");
         NodeWorkerProcess process = NodeWorkerProcess.start(workerDir, env, Duration.ofSeconds(60));
         log.info("Node worker for {} listening on {} (pid {})", tenantEnvironment, process.baseUrl(), process.pid());

@@ -21,16 +21,18 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Local mode as the run command starts it: demo/dev seeded, its embedded worker running with its Secret
- * as owner-only files, and the same identity token still valid after a control-plane restart.
+ * as owner-only files and its working tree a git repository, and after a control-plane restart the same
+ * identity token still valid and the working tree as it was left.
  */
 class LocalDevRestartTest {
 
     static final TenantEnvironmentId DEMO = TenantEnvironmentId.of("demo", "dev");
 
     @Test
-    void embeddedWorkerKeepsItsSecretAcrossARestart(@TempDir Path dataDir) throws Exception {
+    void embeddedWorkerKeepsItsSecretAndWorkingTreeAcrossARestart(@TempDir Path dataDir) throws Exception {
         Map<String, Object> database = TestDatabase.freshSettings();
         Path secret = dataDir.resolve("workers/demo-dev/secret");
+        Path workingTree = dataDir.resolve("workers/demo-dev/workspace");
         String identity;
         try (ConfigurableApplicationContext first = start(dataDir, database)) {
             WorkerLocation worker = first.getBean(WorkerRuntime.class).locate(DEMO);
@@ -43,6 +45,8 @@ class LocalDevRestartTest {
             assertThat(Files.readString(secret.resolve("command-key"))).contains(":");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secret.resolve("identity-token"))))
                     .isEqualTo("rw-------");
+            assertThat(workingTree.resolve(".git")).isDirectory();
+            Files.writeString(workingTree.resolve("package.json"), "Mara's change");
         }
 
         try (ConfigurableApplicationContext second = start(dataDir, database)) {
@@ -50,6 +54,7 @@ class LocalDevRestartTest {
                     .isTrue();
             assertThat(Files.readString(secret.resolve("identity-token"))).isEqualTo(identity);
             assertThat(second.getBean(IdentityTokens.class).verify(identity)).isPresent();
+            assertThat(workingTree.resolve("package.json")).hasContent("Mara's change");
         }
     }
 

@@ -25,8 +25,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * End to end in local mode: the control plane, the Node worker (the real Agent SDK engine) as its child
- * process and the built-in simulator as the model. A real tool runs in the working tree, an interrupt ends
- * a slow turn, and a worker killed mid-turn is restarted and reports the turn {@code worker_restarted}.
+ * process and the built-in simulator as the model. A real tool runs in the working tree (a git repository of
+ * its own under a relative data directory inside this checkout), an interrupt ends a slow turn, and a worker
+ * killed mid-turn is restarted and reports the turn {@code worker_restarted}.
  * Needs Node.js 20+ and npm (it fails saying so); the first run installs and builds {@code worker/}.
  */
 @Tag("node-worker")
@@ -57,7 +58,10 @@ class NodeWorkerEndToEndTest {
 
     @DynamicPropertySource
     static void dataDir(DynamicPropertyRegistry registry) throws IOException {
-        dataDir = Files.createTempDirectory("talkide-node-e2e-");
+        // Relative and inside this repository's checkout, as `./mvnw spring-boot:run` has it, while the worker
+        // runs in worker/: a path handed over as given, or git walking up, would reach the wrong place.
+        dataDir = Path.of("./target/node-e2e-" + UUID.randomUUID() + "/data");
+        Files.createDirectories(dataDir);
         registry.add("talkide.data-dir", () -> dataDir.toString());
     }
 
@@ -95,6 +99,27 @@ class NodeWorkerEndToEndTest {
             assertThat(adminReports(conversation, "usage")).hasSizeGreaterThanOrEqualTo(2);
             assertThat(adminReports(conversation, "tool-events")).hasSize(2);
         });
+    }
+
+    @Test
+    void bashRunsInTheWorkingTreeUnderDataWhichIsAGitRepositoryOfItsOwn() throws IOException {
+        Path workingTree = dataDir.resolve("workers/demo-dev/workspace").toRealPath();
+        UUID conversation = startConversation();
+
+        try (SseClient stream = stream(conversation)) {
+            send(
+                    conversation,
+                    "c1",
+                    "Where am I? [[sim:tool_use=Bash {\"command\":\"git rev-parse --show-toplevel && pwd\"}]]");
+
+            await().atMost(TURN)
+                    .untilAsserted(() -> assertThat(types(stream)).containsAnyOf("turn.completed", "turn.failed"));
+            JsonNode completed = data(stream, "tool.completed");
+            assertThat(completed.get("name").asString()).isEqualTo("Bash");
+            assertThat(completed.get("output").asString().lines().toList())
+                    .containsExactly(workingTree.toString(), workingTree.toString());
+        }
+        assertThat(workingTree.toString()).endsWith("/data/workers/demo-dev/workspace");
     }
 
     @Test

@@ -109,8 +109,9 @@ public record BuildProperties(
 
     /**
      * @param builderImage the rootless image builder (the maintained kaniko fork); unset: image builds are off
-     * @param registryPrefix where a tenant may push, {@code {tenant}} replaced, e.g.
-     *     {@code registry.example.com/{tenant}/}; unset: image builds are off
+     * @param registryPrefix where a tenant-environment may push, {@code {tenant}} and {@code {env}} replaced;
+     *     must name both and end with {@code /}, e.g. {@code registry.example.com/{tenant}/{env}/}; unset:
+     *     image builds are off
      * @param registryCredentialSecret the Secret (type {@code kubernetes.io/dockerconfigjson}) the operator
      *     puts into each tenant namespace with the tenant's push credential
      * @param resources requests and limits of an image build
@@ -124,8 +125,24 @@ public record BuildProperties(
 
             @Valid @DefaultValue Resources resources) {
 
+        public Image {
+            if (!registryPrefix.isBlank()
+                    && (!registryPrefix.contains("{tenant}")
+                            || !registryPrefix.contains("{env}")
+                            || !registryPrefix.endsWith("/"))) {
+                throw new IllegalArgumentException("talkide.builds.image.registry-prefix must name both {tenant} and"
+                        + " {env} and end with '/' (e.g. registry.example.com/{tenant}/{env}/), so no"
+                        + " tenant-environment can push over another's images");
+            }
+        }
+
         public boolean configured() {
             return !builderImage.isBlank() && !registryPrefix.isBlank();
+        }
+
+        /** Where {@code tenant}/{@code env} may push. */
+        public String registryPrefix(String tenant, String env) {
+            return registryPrefix.replace("{tenant}", tenant).replace("{env}", env);
         }
     }
 }

@@ -22,14 +22,19 @@ public record BuildRequest(
     private static final Pattern TASK = Pattern.compile("[A-Za-z0-9][A-Za-z0-9:_.\\-]{0,199}");
     private static final Pattern PATH = Pattern.compile("[A-Za-z0-9_.\\-/]{1,300}");
     private static final Pattern IMAGE_REF = Pattern.compile("[a-z0-9][a-z0-9._\\-/:@]{0,250}");
+    // What follows the tenant-environment's prefix: repository path components as the distribution
+    // spec's grammar has them (no empty, '.' or '..' component), then an optional tag and digest.
+    private static final String COMPONENT = "[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*";
+    private static final Pattern REPOSITORY = Pattern.compile(COMPONENT + "(?:/" + COMPONENT + ")*"
+            + "(?::[A-Za-z0-9_][A-Za-z0-9_.\\-]{0,127})?(?:@sha256:[a-f0-9]{64})?");
 
-    public BuildSpec validate(String tenant, BuildProperties.Image image) {
+    public BuildSpec validate(String tenant, String env, BuildProperties.Image image) {
         if (kind == null) {
             throw invalid("kind is required: gradle or image.");
         }
         return switch (kind.toLowerCase(Locale.ROOT)) {
             case "gradle" -> gradle();
-            case "image" -> image(tenant, image);
+            case "image" -> image(tenant, env, image);
             default -> throw invalid("kind must be gradle or image.");
         };
     }
@@ -59,7 +64,7 @@ public record BuildRequest(
         return new BuildSpec(BuildKind.GRADLE, taskList, argumentList, null, null, null);
     }
 
-    private BuildSpec image(String tenant, BuildProperties.Image image) {
+    private BuildSpec image(String tenant, String env, BuildProperties.Image image) {
         if (tasks != null || arguments != null) {
             throw invalid("tasks and arguments belong to gradle builds.");
         }
@@ -67,12 +72,15 @@ public record BuildRequest(
         String dir = Objects.requireNonNullElse(context, ".");
         requireInsideTree("dockerfile", file);
         requireInsideTree("context", dir);
-        String prefix = image.registryPrefix().replace("{tenant}", tenant);
+        // The prefix names both the tenant and the env and ends in '/' (BuildProperties.Image checks), so
+        // acme/dev can push neither over acme/prod's images nor under acme-corp.
+        String prefix = image.registryPrefix(tenant, env);
         if (destination == null || !IMAGE_REF.matcher(destination).matches()) {
             throw invalid("destination: an image reference such as " + prefix + "app:1.");
         }
-        if (!destination.startsWith(prefix) || destination.length() == prefix.length()) {
-            throw invalid("destination must be inside this tenant's registry: " + prefix + "…");
+        if (!destination.startsWith(prefix)
+                || !REPOSITORY.matcher(destination.substring(prefix.length())).matches()) {
+            throw invalid("destination must be inside this tenant-environment's registry: " + prefix + "…");
         }
         return new BuildSpec(BuildKind.IMAGE, List.of(), List.of(), file, dir, destination);
     }

@@ -60,7 +60,7 @@ public class Builds {
                     "This control plane runs no builds (talkide.builds.enabled, kubernetes runtime).");
         }
         TenantEnvironmentId in = worker.tenantEnvironment();
-        BuildSpec spec = request.validate(in.tenant(), properties.image());
+        BuildSpec spec = request.validate(in.tenant(), in.env(), properties.image());
         if (spec.kind() == BuildKind.IMAGE && !properties.image().configured()) {
             throw new BuildProblems.BuildsDisabled(
                     "Image builds are not configured here (talkide.builds.image.builder-image, registry-prefix).");

@@ -79,7 +79,7 @@ import tools.jackson.databind.JsonNode;
             "talkide.builds.placement.tolerations[0].effect=NoSchedule",
             "talkide.builds.gradle.cache-storage-class=nfs",
             "talkide.builds.image.builder-image=ghcr.io/osscontainertools/kaniko:test",
-            "talkide.builds.image.registry-prefix=registry.example.com/{tenant}/"
+            "talkide.builds.image.registry-prefix=registry.example.com/{tenant}/{env}/"
         })
 class BuildJobsTest {
 
@@ -201,11 +201,13 @@ class BuildJobsTest {
         assertThat(elsewhere.json().get("type").asString()).endsWith("/invalid-build-request");
         BuildApiSchemas.assertConforms(elsewhere.body(), "Problem");
         TestHttp.Response escaping = post("{\"kind\":\"image\",\"dockerfile\":\"../../etc/Dockerfile\","
-                + "\"destination\":\"registry.example.com/" + tenantEnvironment.tenant() + "/app:1\"}");
+                + "\"destination\":\"registry.example.com/" + tenantEnvironment.tenant() + "/" + tenantEnvironment.env()
+                + "/app:1\"}");
         assertThat(escaping.status()).isEqualTo(400);
 
         JsonNode queued = start("{\"kind\":\"image\",\"dockerfile\":\"docker/Dockerfile\",\"context\":\"app\","
-                + "\"destination\":\"registry.example.com/" + tenantEnvironment.tenant() + "/app:1\"}");
+                + "\"destination\":\"registry.example.com/" + tenantEnvironment.tenant() + "/" + tenantEnvironment.env()
+                + "/app:1\"}");
         Job job = awaitJob(id(queued));
 
         var pod = job.getSpec().getTemplate().getSpec();
@@ -215,7 +217,8 @@ class BuildJobsTest {
                 .containsExactly(
                         "--context=dir:///workspace/app",
                         "--dockerfile=/workspace/docker/Dockerfile",
-                        "--destination=registry.example.com/" + tenantEnvironment.tenant() + "/app:1");
+                        "--destination=registry.example.com/" + tenantEnvironment.tenant() + "/"
+                                + tenantEnvironment.env() + "/app:1");
         assertThat(container.getVolumeMounts()).anySatisfy(m -> {
             assertThat(m.getName()).isEqualTo("claude-sessions");
             assertThat(m.getReadOnly()).isTrue();

@@ -305,8 +305,9 @@ class GatewayProxyTest {
         TestHttp.Response response = call(AnthropicFixtures.request(OPUS, true, 1024));
 
         assertThat(response.body()).isEqualTo(body);
-        // 400 input × $5/M = 2000 µ$; 120 characters of text ≈ 40 output tokens × $25/M = 1000 µ$.
-        awaitSettled(3_000);
+        // No message_delta: billed at least the output reserved. 400 input × $5/M = 2000 µ$; the 1024
+        // tokens of max_tokens × $25/M = 25600 µ$ (the 120 characters seen would suggest only ~40).
+        awaitSettled(27_600);
         assertThat(outcomes()).containsExactly("upstream_error");
     }
 

@@ -134,10 +134,42 @@ class GatewayStreamingTest {
         await().atMost(WAIT)
                 .pollInterval(Duration.ofMillis(20))
                 .until(() -> !exchange.trySend(AnthropicFixtures.event("ping", "{\"type\":\"ping\"}")));
-        // 2000 input × $5/M = 10000 µ$; 10 deltas of 30 characters ≈ 100 output tokens × $25/M = 2500 µ$.
+        // Cut before its message_delta, the stream is billed at least the output reserved for it (one slice,
+        // 4096 tokens), not the ~100 tokens its visible deltas suggest: thinking and non-Latin text produce
+        // more than they show. 2000 input × $5/M = 10000 µ$ + 4096 output × $25/M = 102400 µ$.
         BudgetStatus status = awaitSettled("client_cancelled");
-        assertThat(status.spentMicros()).isEqualTo(12_500);
-        assertThat(record()).containsEntry("input_tokens", 2000L).containsEntry("output_tokens", 100L);
+        assertThat(status.spentMicros()).isEqualTo(112_400);
+        assertThat(record()).containsEntry("input_tokens", 2000L).containsEntry("output_tokens", 4096L);
+    }
+
+    @Test
+    void aStreamWithThinkingReservesItsBudgetUpFrontAndACutOneIsBilledForIt() throws Exception {
+        String thinking = "{\"model\":\"" + OPUS + "\",\"max_tokens\":32000,\"stream\":true,"
+                + "\"thinking\":{\"type\":\"enabled\",\"budget_tokens\":10000},"
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"Think hard\"}]}";
+        EventStreamClient client = open(thinking);
+        ScriptedUpstream.Exchange exchange = upstream.next(WAIT);
+        exchange.startEventStream();
+        String start = AnthropicFixtures.messageStart(OPUS, AnthropicFixtures.usage(2000, 0, 0, 1));
+        exchange.send(start);
+        assertThat(client.next(WAIT)).isEqualTo(start);
+        // Thinking shown as nothing but a signature (omitted): the deltas tell nothing of its length.
+        String block = AnthropicFixtures.event(
+                "content_block_start",
+                "{\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\"}}");
+        exchange.send(block);
+        assertThat(client.next(WAIT)).isEqualTo(block);
+        // Reserved while it runs: 2000 input and the thinking budget plus one slice of output.
+        assertThat(budgets.status(worker.userId()).reservedMicros()).isGreaterThanOrEqualTo(10_000 + 14_096 * 25);
+
+        client.close();
+        await().atMost(WAIT)
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> !exchange.trySend(AnthropicFixtures.event("ping", "{\"type\":\"ping\"}")));
+        // 2000 input × $5/M = 10000 µ$ + (10000 thinking + 4096) output × $25/M = 352400 µ$.
+        BudgetStatus status = awaitSettled("client_cancelled");
+        assertThat(status.spentMicros()).isEqualTo(362_400);
+        assertThat(record()).containsEntry("output_tokens", 14_096L);
     }
 
     @Test
@@ -158,8 +190,8 @@ class GatewayStreamingTest {
             assertThat(client.next(WAIT)).isEqualTo(EventStreamClient.END);
         }
         BudgetStatus status = awaitSettled("upstream_error");
-        // 1000 input × $5/M = 5000 µ$ plus 10 characters ≈ 4 output tokens × $25/M = 100 µ$.
-        assertThat(status.spentMicros()).isEqualTo(5_100);
+        // 1000 input × $5/M = 5000 µ$ plus the output reserved (max_tokens 1024) × $25/M = 25600 µ$.
+        assertThat(status.spentMicros()).isEqualTo(30_600);
     }
 
     @Test
@@ -178,8 +210,8 @@ class GatewayStreamingTest {
                     .contains("sent nothing");
             assertThat(client.next(WAIT)).isEqualTo(EventStreamClient.END);
         }
-        // 1000 input × $5/M = 5000 µ$ plus the 1 output token message_start reported × $25/M.
-        assertThat(awaitSettled("upstream_error").spentMicros()).isEqualTo(5_025);
+        // 1000 input × $5/M = 5000 µ$ plus the output reserved (max_tokens 1024) × $25/M = 25600 µ$.
+        assertThat(awaitSettled("upstream_error").spentMicros()).isEqualTo(30_600);
     }
 
     @Test
@@ -201,8 +233,8 @@ class GatewayStreamingTest {
                     .contains("budget reservation");
             assertThat(client.next(WAIT)).isEqualTo(EventStreamClient.END);
         }
-        // 10,000 input × $5/M = 50,000 µ$ plus the 1 output token message_start reported × $25/M.
-        assertThat(awaitSettled("upstream_error").spentMicros()).isEqualTo(50_025);
+        // 10,000 input × $5/M = 50,000 µ$ plus the output reserved (max_tokens 1024) × $25/M = 25600 µ$.
+        assertThat(awaitSettled("upstream_error").spentMicros()).isEqualTo(75_600);
         assertThat(output.getAll()).doesNotContain("\tat app.talkide").doesNotContain(API_KEY);
     }
 

@@ -176,7 +176,10 @@ class MessagesHandler {
         long slice = properties.outputSliceTokens();
         long max = parsed.maxTokens() > 0 ? parsed.maxTokens() : slice;
         // A stream can be stopped slice by slice; a non-streaming answer comes whole, so reserve all of it.
-        return parsed.stream() ? Math.min(slice, max) : max;
+        // Thinking comes first and may show nothing while it runs (summarized, omitted or redacted), so a
+        // stream reserves its whole thinking budget up front, with one slice of answer after it.
+        long thinking = Math.min(parsed.thinkingBudget(), max);
+        return parsed.stream() ? (thinking > max - slice ? max : thinking + slice) : max;
     }
 
     private CallUsage forward(
@@ -245,7 +248,8 @@ class MessagesHandler {
         try (StallWatchdog.Watched watched = watchdog.watch(upstream)) {
             // message_stop goes out only once the call's usage is durable.
             StreamRelay.FinalBytes beforeStop = () -> settlement.settleDurably(
-                    meter.errorType() == null ? CallOutcome.COMPLETED : CallOutcome.UPSTREAM_ERROR, meter.counts());
+                    meter.errorType() == null ? CallOutcome.COMPLETED : CallOutcome.UPSTREAM_ERROR,
+                    billed(meter, allowance));
             StreamRelay.End end = new StreamRelay(client, meter, allowance, watched, beforeStop).relay(upstream);
             watched.finished();
             return switch (end) {
@@ -253,39 +257,39 @@ class MessagesHandler {
                     if (!meter.stopped()) {
                         // The upstream ended without message_stop (after an error event, say): the end of
                         // the response is this call's final bytes, so its usage is made durable first.
-                        settlement.settleDurably(CallOutcome.UPSTREAM_ERROR, meter.counts());
+                        settlement.settleDurably(CallOutcome.UPSTREAM_ERROR, billed(meter, allowance));
                     }
                     yield new CallUsage(
                             meter.stopped() && meter.errorType() == null
                                     ? CallOutcome.COMPLETED
                                     : CallOutcome.UPSTREAM_ERROR,
-                            meter.counts());
+                            billed(meter, allowance));
                 }
                 case CLIENT_GONE -> {
                     // The worker is gone: close the upstream now so it stops generating (and billing) tokens
                     // nobody will read. Bill what was produced until here.
                     upstream.close();
-                    yield new CallUsage(CallOutcome.CLIENT_CANCELLED, meter.counts());
+                    yield new CallUsage(CallOutcome.CLIENT_CANCELLED, billed(meter, allowance));
                 }
                 case LIMIT_REACHED -> {
                     upstream.close();
-                    settlement.settleDurably(CallOutcome.LIMIT_REACHED, meter.counts());
+                    settlement.settleDurably(CallOutcome.LIMIT_REACHED, billed(meter, allowance));
                     endWith(
                             client,
                             "rate_limit_error",
                             "Spending limit reached: this answer was stopped because your"
                                     + " spending limit for this period does not cover more output.");
-                    yield new CallUsage(CallOutcome.LIMIT_REACHED, meter.counts());
+                    yield new CallUsage(CallOutcome.LIMIT_REACHED, billed(meter, allowance));
                 }
                 case BUDGET_UNAVAILABLE -> {
                     upstream.close();
-                    settlement.settleDurably(CallOutcome.UPSTREAM_ERROR, meter.counts());
+                    settlement.settleDurably(CallOutcome.UPSTREAM_ERROR, billed(meter, allowance));
                     endWith(
                             client,
                             "api_error",
                             "The gateway could not extend this answer's budget reservation, so the answer was"
                                     + " stopped; try again shortly.");
-                    yield new CallUsage(CallOutcome.UPSTREAM_ERROR, meter.counts());
+                    yield new CallUsage(CallOutcome.UPSTREAM_ERROR, billed(meter, allowance));
                 }
                 case SETTLEMENT_FAILED -> {
                     upstream.close();
@@ -293,10 +297,10 @@ class MessagesHandler {
                             client,
                             "api_error",
                             "The gateway could not record this answer's usage, so it was not completed; try again.");
-                    yield new CallUsage(CallOutcome.UPSTREAM_ERROR, meter.counts());
+                    yield new CallUsage(CallOutcome.UPSTREAM_ERROR, billed(meter, allowance));
                 }
                 case UPSTREAM_BROKEN -> {
-                    settlement.settleDurably(CallOutcome.UPSTREAM_ERROR, meter.counts());
+                    settlement.settleDurably(CallOutcome.UPSTREAM_ERROR, billed(meter, allowance));
                     endWith(
                             client,
                             "api_error",
@@ -304,12 +308,22 @@ class MessagesHandler {
                                     ? "The Anthropic API sent nothing for " + watched.idleTimeout()
                                             + "; the stream was ended."
                                     : "The connection to the Anthropic API broke mid-stream.");
-                    yield new CallUsage(CallOutcome.UPSTREAM_ERROR, meter.counts());
+                    yield new CallUsage(CallOutcome.UPSTREAM_ERROR, billed(meter, allowance));
                 }
             };
         } finally {
             metrics.streamClosed();
         }
+    }
+
+    /**
+     * What a stream is billed: the upstream's own output count once it sent one; else, for a stream cut
+     * before its final {@code message_delta}, at least the output reserved for it. Deltas show only what
+     * the worker can see: thinking (summarized, omitted or redacted) is billed in full, and non-Latin text
+     * runs near a token a character, so an estimate from what was seen would leave most of it unbilled.
+     */
+    private static TokenCounts billed(StreamMeter meter, OutputAllowance allowance) {
+        return meter.countsAtLeast(allowance.reservedOutput());
     }
 
     /** Ends a stream that already started with an Anthropic {@code error} event, so the SDK reports why. */

@@ -17,7 +17,8 @@ import tools.jackson.databind.json.JsonMapper;
  * its length. It only sizes the first reservation: the upstream's {@code message_start} gives the truth
  * and the reservation follows it.
  */
-record MessagesRequestFacts(String model, boolean stream, long maxTokens, long estimatedInputTokens) {
+record MessagesRequestFacts(
+        String model, boolean stream, long maxTokens, long estimatedInputTokens, long thinkingBudget) {
 
     /**
      * Server tools the upstream runs and bills beyond tokens (per search, per container hour); the
@@ -34,6 +35,7 @@ record MessagesRequestFacts(String model, boolean stream, long maxTokens, long e
         String model = "";
         boolean stream = false;
         long maxTokens = 0;
+        long thinkingBudget = 0;
         long attachmentBytes = 0;
         long attachments = 0;
         try (JsonParser parser = JSON.createParser(body)) {
@@ -71,6 +73,13 @@ record MessagesRequestFacts(String model, boolean stream, long maxTokens, long e
                                 "tools: the server tool " + type + " is billed beyond tokens, which this gateway"
                                         + " does not price yet, so it is not available.");
                     }
+                } else if (depth == 2
+                        && "budget_tokens".equals(name)
+                        && token == JsonToken.VALUE_NUMBER_INT
+                        && parser.getNumberType() != JsonParser.NumberType.BIG_INTEGER
+                        && "thinking"
+                                .equals(parser.streamReadContext().getParent().currentName())) {
+                    thinkingBudget = Math.max(0, parser.getLongValue());
                 } else if (depth == 1 && "model".equals(name) && token == JsonToken.VALUE_STRING) {
                     model = parser.getString();
                 } else if (depth == 1 && "stream".equals(name)) {
@@ -88,7 +97,7 @@ record MessagesRequestFacts(String model, boolean stream, long maxTokens, long e
         }
         long estimate =
                 Math.ceilDiv(body.length - attachmentBytes, BYTES_PER_TOKEN) + attachments * TOKENS_PER_ATTACHMENT;
-        return new MessagesRequestFacts(model, stream, maxTokens, estimate);
+        return new MessagesRequestFacts(model, stream, maxTokens, estimate, thinkingBudget);
     }
 
     /** Whether the parser is in an object of the top-level {@code tools} array. */

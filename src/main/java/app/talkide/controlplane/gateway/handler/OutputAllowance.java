@@ -62,6 +62,11 @@ final class OutputAllowance {
         return true;
     }
 
+    /** The output tokens reserved so far. */
+    long reservedOutput() {
+        return reservedOutput;
+    }
+
     /** True once a refusal came from a failure to reach the budget rather than from the budget itself. */
     boolean budgetUnavailable() {
         return budgetUnavailable;

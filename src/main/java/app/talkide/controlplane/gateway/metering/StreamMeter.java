@@ -108,6 +108,11 @@ public final class StreamMeter {
         return usage.counts(outputSoFar());
     }
 
+    /** {@link #counts()}, with at least {@code output} output tokens unless the upstream reported its count. */
+    public TokenCounts countsAtLeast(long output) {
+        return usage.outputReported() ? counts() : usage.counts(Math.max(outputSoFar(), output));
+    }
+
     public @Nullable String model() {
         return model;
     }

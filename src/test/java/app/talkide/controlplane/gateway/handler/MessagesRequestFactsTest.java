@@ -22,6 +22,20 @@ class MessagesRequestFactsTest {
     }
 
     @Test
+    void readsTheThinkingBudgetOfTheTopLevelThinkingObjectOnly() throws Exception {
+        assertThat(parse("{\"model\":\"m\",\"thinking\":{\"type\":\"enabled\",\"budget_tokens\":10000}}")
+                        .thinkingBudget())
+                .isEqualTo(10_000);
+        assertThat(parse("{\"model\":\"m\",\"metadata\":{\"budget_tokens\":5},\"messages\":[{\"role\":\"user\","
+                                + "\"content\":{\"thinking\":{\"budget_tokens\":7}}}]}")
+                        .thinkingBudget())
+                .isZero();
+        assertThat(parse("{\"model\":\"m\",\"thinking\":{\"type\":\"adaptive\"}}")
+                        .thinkingBudget())
+                .isZero();
+    }
+
+    @Test
     void aBase64AttachmentCountsAsAnImageNotAsItsLength() throws Exception {
         String image = "A".repeat(400_000);
         MessagesRequestFacts request = parse("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":"

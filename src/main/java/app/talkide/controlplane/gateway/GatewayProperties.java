@@ -31,6 +31,10 @@ import org.springframework.validation.annotation.Validated;
  * @param maxRequestSize the largest request body accepted (then 413); the Messages API's own limit is 32 MB
  * @param maxBytesInFlight the most request-body bytes all gateway calls of this replica may hold at once
  *     (then 529 {@code overloaded_error}, which the SDKs retry); at least twice {@code max-request-size}
+ * @param maxBytesInFlightPerUser the most of those bytes one user's calls may hold (then 429 {@code fair_use}),
+ *     so one user's slow uploads cannot take every other user's share; at least twice {@code max-request-size}
+ * @param bodyReadTimeout how long a request body may take to arrive in all (then 408), however often bytes
+ *     trickle in: the server's idle timeout restarts on every byte, this does not
  * @param outputSliceTokens output tokens reserved up front and added per extension while a stream runs
  * @param pricing prices per model family
  */
@@ -45,6 +49,8 @@ public record GatewayProperties(
         @NotNull @DefaultValue("3m") Duration streamIdleTimeout,
         @NotNull @DefaultValue("32MB") DataSize maxRequestSize,
         @NotNull @DefaultValue("256MB") DataSize maxBytesInFlight,
+        @NotNull @DefaultValue("64MB") DataSize maxBytesInFlightPerUser,
+        @NotNull @DefaultValue("60s") Duration bodyReadTimeout,
         @Positive @DefaultValue("4096") int outputSliceTokens,
         @Valid @DefaultValue Pricing pricing) {
 
@@ -84,7 +90,8 @@ public record GatewayProperties(
         return "GatewayProperties[apiKey=<redacted>, upstreamUrl=" + upstreamUrl + ", anthropicVersion="
                 + anthropicVersion + ", connectTimeout=" + connectTimeout + ", responseTimeout=" + responseTimeout
                 + ", streamIdleTimeout=" + streamIdleTimeout + ", maxRequestSize=" + maxRequestSize
-                + ", maxBytesInFlight=" + maxBytesInFlight
+                + ", maxBytesInFlight=" + maxBytesInFlight + ", maxBytesInFlightPerUser=" + maxBytesInFlightPerUser
+                + ", bodyReadTimeout=" + bodyReadTimeout
                 + ", outputSliceTokens=" + outputSliceTokens + ", pricing="
                 + pricing + "]";
     }

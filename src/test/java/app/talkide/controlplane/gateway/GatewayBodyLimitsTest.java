@@ -20,9 +20,12 @@ import app.talkide.controlplane.support.TestHttp;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.ByteArrayInputStream;
+import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,7 +37,10 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-/** The gateway's body limits: checked before a body is read, and bounded across all calls at once. */
+/**
+ * The gateway's body limits: checked before a body is read, bounded across all calls at once and per
+ * user, and a body must arrive within an absolute deadline however slowly it trickles.
+ */
 @DirtiesContext
 @DatabaseTest
 @SpringBootTest(
@@ -42,7 +48,9 @@ import org.springframework.test.context.DynamicPropertySource;
         properties = {
             "talkide.gateway.api-key=" + API_KEY,
             "talkide.gateway.max-request-size=64KB",
-            "talkide.gateway.max-bytes-in-flight=128KB"
+            "talkide.gateway.max-bytes-in-flight=256KB",
+            "talkide.gateway.max-bytes-in-flight-per-user=128KB",
+            "talkide.gateway.body-read-timeout=3s"
         })
 class GatewayBodyLimitsTest {
 
@@ -103,28 +111,80 @@ class GatewayBodyLimitsTest {
 
     @Test
     void parallelLargeUploadsCannotHoldMoreThanTheInFlightLimit() {
-        try (RawHttp first = new RawHttp(port, Duration.ofSeconds(10));
-                RawHttp second = new RawHttp(port, Duration.ofSeconds(10))) {
-            // Two uploads of 60 KiB each hold 120 of the 128 KiB while their bodies trickle in.
-            first.send(head(worker.token(), DECLARED) + "{");
-            second.send(head(GatewayTestSupport.newWorker(context).token(), DECLARED) + "{");
-            await().atMost(Duration.ofSeconds(10))
-                    .until(() -> meters.get("talkide.gateway.request.bytes.held")
-                                    .gauge()
-                                    .value()
-                            >= 2 * DECLARED);
+        List<RawHttp> uploads = new ArrayList<>();
+        try {
+            // Four users' uploads of 60 KiB each hold 240 of the 256 KiB while their bodies trickle in.
+            for (int i = 0; i < 4; i++) {
+                RawHttp upload = new RawHttp(port, Duration.ofSeconds(10));
+                uploads.add(upload);
+                upload.send(head(GatewayTestSupport.newWorker(context).token(), DECLARED) + "{");
+            }
+            awaitHeld(4 * DECLARED);
 
-            try (RawHttp third = new RawHttp(port, Duration.ofSeconds(10))) {
+            try (RawHttp fifth = new RawHttp(port, Duration.ofSeconds(10))) {
                 String refused =
-                        third.send(head(worker.token(), DECLARED) + "{").response();
+                        fifth.send(head(worker.token(), DECLARED) + "{").response();
                 assertThat(RawHttp.status(refused)).isEqualTo(529);
                 assertThat(refused).contains("overloaded_error").containsIgnoringCase("retry-after: 1");
             }
+        } finally {
+            uploads.forEach(RawHttp::close);
         }
         // The uploads that went away give their share back.
         await().atMost(Duration.ofSeconds(10))
                 .untilAsserted(() -> assertThat(chunked(48 * 1024).status()).isEqualTo(200));
         upstream.verify(1, anyRequestedFor(anyUrl()));
+    }
+
+    @Test
+    void oneUsersUploadsCannotTakeMoreThanTheirShareWhileOthersStillGetThrough() {
+        try (RawHttp first = new RawHttp(port, Duration.ofSeconds(10));
+                RawHttp second = new RawHttp(port, Duration.ofSeconds(10))) {
+            // Two of one user's uploads hold 120 of their 128 KiB share.
+            first.send(head(worker.token(), DECLARED) + "{");
+            second.send(head(worker.token(), DECLARED) + "{");
+            awaitHeld(2 * DECLARED);
+
+            try (RawHttp third = new RawHttp(port, Duration.ofSeconds(10))) {
+                String refused =
+                        third.send(head(worker.token(), DECLARED) + "{").response();
+                assertThat(RawHttp.status(refused)).isEqualTo(429);
+                assertThat(refused).contains("rate_limit_error").contains("x-talkide-denial-reason: fair_use");
+            }
+            // Another user of the same replica is not held up by them.
+            GatewayTestSupport other = GatewayTestSupport.newWorker(context);
+            TestHttp.Response theirs = new TestHttp(port)
+                    .postJson(MESSAGES, AnthropicFixtures.request(OPUS, false, 10), "X-Worker-Token", other.token());
+            assertThat(theirs.status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aBodyTricklingInPastTheReadDeadlineIsCutOffAndGivesItsShareBack() {
+        try (RawHttp slow = new RawHttp(port, Duration.ofSeconds(20))) {
+            slow.send(head(worker.token(), DECLARED) + "{");
+            awaitHeld(DECLARED);
+            // A byte now and then restarts an idle timeout, not the body's deadline (3 s here).
+            for (int i = 0; i < 8; i++) {
+                try {
+                    slow.pause(Duration.ofMillis(500)).send(" ");
+                } catch (UncheckedIOException cutOff) {
+                    break; // the gateway closed the connection at the deadline
+                }
+            }
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> meters.get("talkide.gateway.request.bytes.held")
+                                    .gauge()
+                                    .value()
+                            == 0);
+        }
+        upstream.verify(0, anyRequestedFor(anyUrl()));
+    }
+
+    private void awaitHeld(long bytes) {
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        meters.get("talkide.gateway.request.bytes.held").gauge().value() >= bytes);
     }
 
     @Test

@@ -54,7 +54,7 @@ class CountTokensHandler {
         }
         RequestBody.Held body;
         try {
-            body = bodies.read(request);
+            body = bodies.read(request, call.worker().userId());
         } catch (GatewayError refused) {
             refused.writeTo(response, call.requestId());
             return;

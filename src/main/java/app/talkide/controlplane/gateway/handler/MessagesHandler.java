@@ -105,7 +105,7 @@ class MessagesHandler {
     private RequestBody.@Nullable Held readBody(
             GatewayCall call, HttpServletRequest request, HttpServletResponse response) throws IOException {
         try {
-            return bodies.read(request);
+            return bodies.read(request, call.worker().userId());
         } catch (GatewayError refused) {
             refused.writeTo(response, call.requestId());
             return null;

@@ -115,6 +115,8 @@ class PriceListTest {
                 Duration.ofMinutes(3),
                 DataSize.ofMegabytes(32),
                 DataSize.ofMegabytes(256),
+                DataSize.ofMegabytes(64),
+                Duration.ofSeconds(60),
                 4096,
                 new GatewayProperties.Pricing(families, 125, 200, 10)));
     }

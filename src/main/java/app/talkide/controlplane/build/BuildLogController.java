@@ -34,6 +34,6 @@ class BuildLogController {
             HttpServletResponse response)
             throws IOException, InterruptedException {
         builds.ownBuild(worker, id);
-        stream.stream(id, lastEventId, worker.expiresAt(), response);
+        stream.stream(id, lastEventId, worker.expiresAt(), () -> true, response);
     }
 }

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
@@ -25,6 +26,9 @@ import tools.jackson.databind.json.JsonMapper;
 class BuildLogStream {
 
     private static final Duration HEARTBEAT = Duration.ofSeconds(15);
+    /** How often a reader's right to the log is checked again while it streams. */
+    static final Duration ACCESS_RECHECK = Duration.ofSeconds(5);
+
     private static final int PAGE = 500;
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -41,9 +45,16 @@ class BuildLogStream {
     /**
      * Streams build {@code id} (its access already checked) until it ended and its log was sent, or until
      * {@code until} (the caller's credential expires): then the stream just stops, without an {@code end}
-     * event, and the client reconnects with a fresh credential and {@code Last-Event-ID}.
+     * event, and the client reconnects with a fresh credential and {@code Last-Event-ID}. {@code
+     * stillAllowed} is asked again every {@link #ACCESS_RECHECK}: once it says no (a member removed from the
+     * tenant-environment, say), the stream stops the same way.
      */
-    void stream(UUID id, @Nullable String lastEventId, @Nullable Instant until, HttpServletResponse response)
+    void stream(
+            UUID id,
+            @Nullable String lastEventId,
+            @Nullable Instant until,
+            BooleanSupplier stillAllowed,
+            HttpServletResponse response)
             throws IOException, InterruptedException {
         response.setContentType("text/event-stream");
         response.setCharacterEncoding("UTF-8");
@@ -52,7 +63,14 @@ class BuildLogStream {
         OutputStream out = response.getOutputStream();
         int after = parse(lastEventId);
         long lastWrite = System.nanoTime();
+        long lastCheck = System.nanoTime();
         while (true) {
+            if (System.nanoTime() - lastCheck > ACCESS_RECHECK.toNanos()) {
+                if (!stillAllowed.getAsBoolean()) {
+                    return;
+                }
+                lastCheck = System.nanoTime();
+            }
             // State first, lines second: lines stored before a build ended are all read after it is seen ended.
             Build build = builds.find(id).orElseThrow(BuildProblems.BuildNotFound::new);
             List<BuildLog.Line> lines = log.after(id, after, PAGE);

@@ -55,7 +55,17 @@ class ConversationBuildController {
         builds.find(buildId)
                 .filter(build -> build.conversationId().equals(id))
                 .orElseThrow(BuildProblems.BuildNotFound::new);
-        // A browser session has no fixed expiry here; the stream ends with the build or the connection.
-        stream.stream(buildId, lastEventId, null, response);
+        // A browser session has no fixed expiry here: the stream ends with the build, the connection, or the
+        // reader's access (re-checked while it streams, so a removed member stops reading).
+        stream.stream(buildId, lastEventId, null, () -> stillReadable(id, user.getName()), response);
+    }
+
+    private boolean stillReadable(UUID conversationId, String userId) {
+        try {
+            access.readableBy(conversationId, userId);
+            return true;
+        } catch (RuntimeException refused) {
+            return false;
+        }
     }
 }

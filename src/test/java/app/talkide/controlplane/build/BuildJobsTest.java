@@ -297,12 +297,25 @@ class BuildJobsTest {
         awaitJob(build);
         String pod = pod(build, 0);
         String logPath = "/api/v1/namespaces/" + tenantEnvironment.namespace() + "/pods/" + pod
-                + "/log?container=build&limitBytes=8388608";
-        server.expect().get().withPath(logPath).andReturn(200, "> Task :test\n").once();
+                + "/log?container=build&timestamps=true&limitBytes=8388608";
+        // The first read takes the log whole; the next ones only what came since the last line's second.
         server.expect()
                 .get()
                 .withPath(logPath)
-                .andReturn(200, "> Task :test\nBUILD SUCCESSFUL\n")
+                .andReturn(200, "2026-01-01T10:00:01.100000000Z > Task :test\n")
+                .once();
+        server.expect()
+                .get()
+                .withPath(logPath + "&sinceTime=2026-01-01T10:00:01Z")
+                .andReturn(
+                        200,
+                        "2026-01-01T10:00:01.100000000Z > Task :test\n"
+                                + "2026-01-01T10:00:02.500000000Z BUILD SUCCESSFUL\n")
+                .once();
+        server.expect()
+                .get()
+                .withPath(logPath + "&sinceTime=2026-01-01T10:00:02Z")
+                .andReturn(200, "2026-01-01T10:00:02.500000000Z BUILD SUCCESSFUL\n")
                 .always();
 
         try (SseClient live = SseClient.connect(url(build) + "/logs", "X-Worker-Token", token)) {
@@ -380,8 +393,14 @@ class BuildJobsTest {
         UUID build = id(start(gradle("test")));
         awaitJob(build);
         String logPath = "/api/v1/namespaces/" + tenantEnvironment.namespace() + "/pods/" + pod(build, 0)
-                + "/log?container=build&limitBytes=8388608";
-        server.expect().get().withPath(logPath).andReturn(200, "> Task :test\n").always();
+                + "/log?container=build&timestamps=true&limitBytes=8388608";
+        String line = "2026-01-01T10:00:01.100000000Z > Task :test\n";
+        server.expect().get().withPath(logPath).andReturn(200, line).always();
+        server.expect()
+                .get()
+                .withPath(logPath + "&sinceTime=2026-01-01T10:00:01Z")
+                .andReturn(200, line)
+                .always();
         String mine = "/api/conversations/" + conversation.id() + "/builds";
 
         TestHttp.Response list = http.get(mine, "Authorization", DEV);
@@ -408,8 +427,17 @@ class BuildJobsTest {
         assertThat(elsewhere.status()).isEqualTo(404);
         assertThat(elsewhere.json().get("type").asString()).endsWith("/build-not-found");
         assertThat(http.get(mine).status()).isEqualTo(401);
-        // Removed from the tenant-environment: the conversation is no longer the user's to read.
-        context.getBean(Memberships.class).revoke(tenantEnvironment, "dev");
+        // Removed from the tenant-environment while following a running build: the stream stops at the
+        // next access check, and the conversation is no longer the user's to read.
+        UUID next = id(start(gradle("again")));
+        awaitJob(next);
+        try (SseClient live =
+                SseClient.connect("http://127.0.0.1:" + port + mine + "/" + next + "/logs", "Authorization", DEV)) {
+            context.getBean(Memberships.class).revoke(tenantEnvironment, "dev");
+            await().atMost(Duration.ofSeconds(15)).until(live::ended);
+            assertThat(live.events())
+                    .noneSatisfy(event -> assertThat(event.type()).isEqualTo("end"));
+        }
         assertThat(http.get(mine + "/" + build + "/logs", "Authorization", DEV).status())
                 .isEqualTo(404);
     }

@@ -63,7 +63,7 @@ class BuildJobWatch {
         this.client = client;
         this.builds = builds;
         this.properties = properties;
-        this.logs = new BuildPodLogs(client, log);
+        this.logs = new BuildPodLogs(client, log, properties.maxLogLines());
         this.clock = clock;
         this.pollers = pollers;
     }

@@ -7,7 +7,7 @@ import org.springframework.security.web.firewall.StrictHttpFirewall;
  * The header rules of Spring Security's {@link StrictHttpFirewall}, unchanged, without its regular
  * expressions: a name must be assigned Unicode and no control character, a value the same except that a
  * tab may appear. The firewall matches every header the gateway reads against a pattern; that was 6 % of
- * the gateway's CPU. {@code FirewallHeaderRulesProperties} holds these to the firewall's own patterns.
+ * the gateway's CPU. {@code FirewallHeaderRulesProperties} holds these to the live firewall of the Spring Security in use.
  */
 final class FirewallHeaderRules {
 

@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * What a worker pod learns from its environment and Secret (SPEC §7): who it is, how to verify calls,
+ * What a worker pod learns from its environment and Secret: who it is, how to verify calls,
  * where the control plane is, and where its sessions live.
  *
  * @param gatewayBaseUrl {@code TALKIDE_GATEWAY_BASE_URL}: the control plane, for minting and the gateway

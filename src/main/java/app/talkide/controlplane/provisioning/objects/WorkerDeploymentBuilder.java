@@ -27,7 +27,7 @@ import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Deployment {@code talkide-worker}: one worker pod with the environment of the worker contract (SPEC §7),
+ * Deployment {@code talkide-worker}: one worker pod with the environment of the worker contract,
  * its tokens from the Secret, its sessions on the shared volume, locked down (non-root, read-only root
  * filesystem, no privilege escalation, no capabilities). The pod-template annotation
  * {@link ManagedNames#ROLLED_AT_ANNOTATION} is what rolls it: pods read the Secret only when they start.

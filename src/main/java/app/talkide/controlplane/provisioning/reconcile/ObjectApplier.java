@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * one with the desired one merged in as RFC 7386 would (maps merged, lists and values replaced: containers,
  * rules and ports are ours whole, and so are label selectors, while labels or annotations others add survive), sent as the JSON Patch
  * between the two. A JSON Patch rather than the merge patch itself, because the CRUD mock server used in the
- * tests appends lists on a merge patch, and every production path must run there too (SPEC §8).
+ * tests appends lists on a merge patch, and every production path must run there too.
  */
 final class ObjectApplier {
 

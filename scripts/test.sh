@@ -4,35 +4,52 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# PostgreSQL at 127.0.0.1:5432 (trust auth, database "test"): start the local cluster if it is down.
-# Elsewhere, point TALKIDE_TEST_POSTGRES_URL at one, or let Testcontainers start one where Docker runs.
-if [ -z "${TALKIDE_TEST_POSTGRES_URL:-}" ] && command -v pg_isready >/dev/null 2>&1; then
-  if ! pg_isready -h 127.0.0.1 -p 5432 -q; then
-    echo "Starting PostgreSQL..."
-    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -n 1)" main start
-    for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
+# Each stage says how long it took, so a slow CI run shows where its time went.
+stage() {
+  local name=$1 started=$SECONDS
+  shift
+  echo "=== stage ${name}: started"
+  "$@"
+  echo "=== stage ${name}: $((SECONDS - started)) s"
+}
+
+setup() {
+  # PostgreSQL at 127.0.0.1:5432 (trust auth, database "test"): start the local cluster if it is down.
+  # Elsewhere, point TALKIDE_TEST_POSTGRES_URL at one, or let Testcontainers start one where Docker runs.
+  if [ -z "${TALKIDE_TEST_POSTGRES_URL:-}" ] && command -v pg_isready >/dev/null 2>&1; then
+    if ! pg_isready -h 127.0.0.1 -p 5432 -q; then
+      echo "Starting PostgreSQL..."
+      pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -n 1)" main start
+      for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
+    fi
+    psql -h 127.0.0.1 -U postgres -tAc "select 1 from pg_database where datname = 'test'" | grep -q 1 \
+      || psql -h 127.0.0.1 -U postgres -c "create database test"
   fi
-  psql -h 127.0.0.1 -U postgres -tAc "select 1 from pg_database where datname = 'test'" | grep -q 1 \
-    || psql -h 127.0.0.1 -U postgres -c "create database test"
-fi
 
-# The console's browser tests drive Debian's headless Chromium through chromium-driver (never a
-# downloaded browser); install them when missing. Without them the browser tests fail, saying so.
-if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
-  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    echo "Installing chromium and chromium-driver for the browser tests..."
-    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
-  else
-    echo "chromium and chromium-driver are missing: install them (apt-get install -y chromium chromium-driver)" >&2
+  # The console's browser tests drive Debian's headless Chromium through chromium-driver (never a
+  # downloaded browser); install them when missing. Without them the browser tests fail, saying so.
+  if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+      echo "Installing chromium and chromium-driver for the browser tests..."
+      apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
+    else
+      echo "chromium and chromium-driver are missing: install them (apt-get install -y chromium chromium-driver)" >&2
+    fi
   fi
-fi
 
-# The Node worker (worker/) and the engine tests (JUnit tag engine, which install the engine from npm with
-# the lockfile in src/test/engine) need Node.js 20+ and npm: installed when missing, and a too-old node
-# (Debian bookworm's 18) is supplemented from the npm registry for this run (scripts/lib/node.sh).
-source scripts/lib/node.sh
-ensure_node
-echo "Node $(node --version) ($(command -v node)), npm $(npm --version)"
-(cd worker && npm ci --no-audit --no-fund && npm run lint && npm test)
+  # The Node worker (worker/) and the engine tests (JUnit tag engine, which install the engine from npm with
+  # the lockfile in src/test/engine) need Node.js 20+ and npm: installed when missing, and a too-old node
+  # (Debian bookworm's 18) is supplemented from the npm registry for this run (scripts/lib/node.sh).
+  source scripts/lib/node.sh
+  ensure_node
+  echo "Node $(node --version) ($(command -v node)), npm $(npm --version)"
+}
 
-exec ./mvnw -B -ntp verify "$@"
+worker_tests() {
+  (cd worker && npm ci --no-audit --no-fund && npm run lint && npm test)
+}
+
+stage setup setup
+stage worker worker_tests
+# Every Java test: H2 first, then the database tests again on PostgreSQL (two Surefire executions).
+stage control-plane ./mvnw -B -ntp verify "$@"

@@ -7,13 +7,14 @@ import {
   type SpawnedProcess,
   type SpawnOptions,
 } from '@anthropic-ai/claude-agent-sdk';
+import type { ProxyGrant } from './gatewayProxy.js';
 
 /**
  * Mara's engine. A turn is one SDK `query()`: the conversation id is the SDK session id (resumed on later
  * turns from the transcript under `CLAUDE_CONFIG_DIR`), the working tree is its cwd, partial messages are
  * on so text streams as it is generated. Headless: the allowed tools are listed and anything else is
  * denied (`dontAsk`), never asked about. The engine reaches the model only through the local gateway
- * proxy with an inert credential.
+ * proxy, with a capability of its own.
  */
 export interface AgentTurn {
   conversationId: string;
@@ -40,21 +41,30 @@ export interface SdkAgentSettings {
   configDir: string;
   workspaceDir: string;
   model: string;
-  baseUrlFor: (conversationId: string) => string;
+  /** A capability for one engine of the conversation at the local gateway proxy. */
+  grant: (conversationId: string) => ProxyGrant;
   mcpServers: (conversationId: string) => Record<string, McpServerConfig>;
   /** Starts the engine's process; the worker's own, so that its stop can wait for every engine. */
   spawnEngine?: (options: SpawnOptions) => SpawnedProcess;
 }
-
-/** The inert credential the engine sends to the proxy; the proxy drops it. */
-export const INERT_CREDENTIAL = 'talkide-inert-credential';
 
 /** One engine per turn: started for the turn, ended with it (see warmEngines.ts for the warm one). */
 export function sdkAgent(settings: SdkAgentSettings): Agent {
   return (turn) => {
     const abortController = new AbortController();
     turn.signal.addEventListener('abort', () => abortController.abort(), { once: true });
-    return query({ prompt: turn.text, options: sdkOptions(settings, turn.conversationId, abortController) });
+    const grant = settings.grant(turn.conversationId);
+    const messages = query({
+      prompt: turn.text,
+      options: sdkOptions(settings, turn.conversationId, abortController, grant),
+    });
+    return (async function* oneTurn() {
+      try {
+        yield* messages;
+      } finally {
+        grant.revoke(); // the engine is gone: its capability acts for no one any more
+      }
+    })();
   };
 }
 
@@ -63,6 +73,7 @@ export function sdkOptions(
   settings: SdkAgentSettings,
   conversationId: string,
   abortController: AbortController,
+  grant: ProxyGrant,
 ): Options {
   const servers = settings.mcpServers(conversationId);
   const options: Options = {
@@ -75,7 +86,7 @@ export function sdkOptions(
     mcpServers: servers,
     // No settings from the working tree or a home directory: what Mara may do is decided here.
     settingSources: [],
-    env: engineEnvironment(settings, conversationId),
+    env: engineEnvironment(settings, grant),
     stderr: () => {}, // the engine's own diagnostics; its failures surface as result messages
   };
   if (settings.spawnEngine) {
@@ -90,10 +101,7 @@ export function sdkOptions(
 }
 
 /** The engine's environment: the worker's, minus anything secret, plus where to find the model. */
-export function engineEnvironment(
-  settings: SdkAgentSettings,
-  conversationId: string,
-): Record<string, string> {
+export function engineEnvironment(settings: SdkAgentSettings, grant: ProxyGrant): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && !name.startsWith('TALKIDE_') && !name.startsWith('ANTHROPIC_')) {
@@ -101,8 +109,9 @@ export function engineEnvironment(
     }
   }
   env.CLAUDE_CONFIG_DIR = settings.configDir;
-  env.ANTHROPIC_BASE_URL = settings.baseUrlFor(conversationId);
-  env.ANTHROPIC_AUTH_TOKEN = INERT_CREDENTIAL;
+  // The engine's own capability at the proxy: it acts for this conversation only, while this engine runs.
+  env.ANTHROPIC_BASE_URL = grant.baseUrl;
+  env.ANTHROPIC_AUTH_TOKEN = grant.credential;
   // Nothing leaves the pod except model calls through the gateway.
   env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = '1';
   env.DISABLE_AUTOUPDATER = '1';

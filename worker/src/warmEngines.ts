@@ -1,5 +1,6 @@
 import { type Options, type Query, query, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
 import { type Agent, type SdkAgentSettings, sdkOptions } from './agent.js';
+import type { ProxyGrant } from './gatewayProxy.js';
 import { logger } from './log.js';
 
 const log = logger('engines');
@@ -45,6 +46,7 @@ class Inbox implements AsyncIterable<SDKUserMessage> {
 
 interface Engine {
   inbox: Inbox;
+  grant: ProxyGrant;
   query: Query;
   busy: boolean;
   lastUsed: number;
@@ -59,6 +61,7 @@ export function warmSdkAgent(settings: SdkAgentSettings, idleMs: number, maxEngi
       engines.delete(id);
       engine.inbox.end();
       engine.query.close();
+      engine.grant.revoke();
     }
   };
 
@@ -88,9 +91,11 @@ export function warmSdkAgent(settings: SdkAgentSettings, idleMs: number, maxEngi
       if (idle) discard(idle[0]);
     }
     const inbox = new Inbox();
-    const options: Options = sdkOptions(settings, conversationId, new AbortController());
+    const grant = settings.grant(conversationId);
+    const options: Options = sdkOptions(settings, conversationId, new AbortController(), grant);
     const engine: Engine = {
       inbox,
+      grant,
       query: query({ prompt: inbox, options }),
       busy: false,
       lastUsed: Date.now(),

@@ -58,7 +58,7 @@ export class Worker {
       configDir: config.configDir,
       workspaceDir: config.workspaceDir,
       model: config.model,
-      baseUrlFor: (id) => this.proxy.baseUrlFor(id),
+      grant: (id) => this.proxy.grant(id),
       spawnEngine: this.engines.spawn,
       mcpServers: (id) => ({
         ...operatorServers,

@@ -1,3 +1,5 @@
+import { fixedSecrets, secretFiles, type WorkerSecrets } from './secrets.js';
+
 /**
  * Everything the worker knows comes from the environment the control plane provisions (SPEC §7): the
  * pod's env and its Secret. A missing variable stops the start, naming it; secrets never appear in the
@@ -12,9 +14,8 @@ export interface WorkerConfig {
   tenant: string;
   env: string;
   gatewayBaseUrl: URL;
-  identityToken: string;
-  /** The signing (active) key first; the others keep verifying through a rotation. */
-  commandKeys: CommandKey[];
+  /** The identity token and the command keys (the signing key first), from the Secret's files in a pod. */
+  secrets: WorkerSecrets;
   configDir: string;
   /** The tenant-environment's project working tree on the shared volume: the agent's cwd. */
   workspaceDir: string;
@@ -44,6 +45,7 @@ export const ENV = {
   gatewayBaseUrl: 'TALKIDE_GATEWAY_BASE_URL',
   identityToken: 'TALKIDE_WORKER_IDENTITY_TOKEN',
   commandKey: 'TALKIDE_WORKER_COMMAND_KEY',
+  secretsDir: 'TALKIDE_WORKER_SECRETS_DIR',
   configDir: 'CLAUDE_CONFIG_DIR',
   workspaceDir: 'TALKIDE_WORKSPACE_DIR',
   port: 'TALKIDE_WORKER_PORT',
@@ -60,16 +62,11 @@ export const ENV = {
 
 /**
  * The variables a worker cannot start without: what provisioning must put in the pod's env (the Java side's
- * Deployment is checked against this list). The others in ENV are optional with defaults.
+ * Deployment is checked against this list). The secrets come either from files (`TALKIDE_WORKER_SECRETS_DIR`,
+ * the pod) or from `TALKIDE_WORKER_IDENTITY_TOKEN` and `TALKIDE_WORKER_COMMAND_KEY` (local mode). The
+ * others in ENV are optional with defaults.
  */
-export const REQUIRED_ENV = [
-  ENV.tenant,
-  ENV.env,
-  ENV.gatewayBaseUrl,
-  ENV.identityToken,
-  ENV.commandKey,
-  ENV.configDir,
-] as const;
+export const REQUIRED_ENV = [ENV.tenant, ENV.env, ENV.gatewayBaseUrl, ENV.configDir] as const;
 
 export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
   if (environment.ANTHROPIC_API_KEY) {
@@ -94,8 +91,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
     tenant: required(ENV.tenant),
     env: required(ENV.env),
     gatewayBaseUrl: parseUrl(ENV.gatewayBaseUrl, required(ENV.gatewayBaseUrl)),
-    identityToken: required(ENV.identityToken),
-    commandKeys: parseCommandKeys(required(ENV.commandKey)),
+    secrets: secretsFrom(environment, required),
     configDir,
     workspaceDir: environment[ENV.workspaceDir]?.trim() || `${configDir}/workspace`,
     port: integer(ENV.port, environment[ENV.port], 8080),
@@ -110,6 +106,23 @@ export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
     scriptedDelayMs: integer(ENV.scriptedDelay, environment[ENV.scriptedDelay], 400),
     mcpConfigFile: environment[ENV.mcpConfig]?.trim() || undefined,
   };
+}
+
+/**
+ * From the mounted Secret's files when `TALKIDE_WORKER_SECRETS_DIR` is set (then the two variables must not
+ * be: a secret in the environment is readable in /proc for the worker's life), else from the variables.
+ */
+function secretsFrom(environment: NodeJS.ProcessEnv, required: (name: string) => string): WorkerSecrets {
+  const dir = environment[ENV.secretsDir]?.trim();
+  if (dir) {
+    if (environment[ENV.identityToken] || environment[ENV.commandKey]) {
+      throw new ConfigError(
+        `${ENV.secretsDir} is set: ${ENV.identityToken} and ${ENV.commandKey} must not be in the environment`,
+      );
+    }
+    return secretFiles(dir);
+  }
+  return fixedSecrets(required(ENV.identityToken), parseCommandKeys(required(ENV.commandKey)));
 }
 
 /** `kid:base64url[,kid:base64url...]`, as the Secret's `command-key` holds it. */

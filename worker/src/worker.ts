@@ -45,7 +45,7 @@ export class Worker {
   ) {
     mkdirSync(config.configDir, { recursive: true });
     mkdirSync(config.workspaceDir, { recursive: true });
-    const tokens = new WorkerTokens(config.gatewayBaseUrl, config.identityToken);
+    const tokens = new WorkerTokens(config.gatewayBaseUrl, config.secrets.identityToken);
     const traces = new TurnTraces();
     this.proxy = new GatewayProxy(config.gatewayBaseUrl, tokens, traces);
     this.reports = new Reports(config.gatewayBaseUrl, tokens, traces);
@@ -75,7 +75,7 @@ export class Worker {
         (config.agent === 'scripted' ? scriptedAgent(config.scriptedDelayMs) : sdkAgent(settings)),
     );
     const verifier = new CommandTokenVerifier({
-      keys: config.commandKeys,
+      keys: config.secrets.commandKeys,
       tenant: config.tenant,
       env: config.env,
       clockSkewSeconds: config.clockSkewSeconds,

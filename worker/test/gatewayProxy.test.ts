@@ -47,7 +47,7 @@ async function controlPlane(
 }
 
 async function proxyFor(url: URL, now = () => Date.now()) {
-  const proxy = new GatewayProxy(url, new WorkerTokens(url, 'tkwi_identity', now));
+  const proxy = new GatewayProxy(url, new WorkerTokens(url, () => 'tkwi_identity', now));
   await proxy.listen();
   return proxy;
 }

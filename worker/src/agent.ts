@@ -44,8 +44,46 @@ export interface SdkAgentSettings {
   /** A capability for one engine of the conversation at the local gateway proxy. */
   grant: (conversationId: string) => ProxyGrant;
   mcpServers: (conversationId: string) => Record<string, McpServerConfig>;
+  /** How Bash is confined, and what no tool may read. */
+  boundary: ToolBoundary;
   /** Starts the engine's process; the worker's own, so that its stop can wait for every engine. */
   spawnEngine?: (options: SpawnOptions) => SpawnedProcess;
+}
+
+/**
+ * The boundary between Mara's tools and the worker (docs/security.md): Bash runs in Claude Code's own
+ * sandbox (bubblewrap: its own PID, network and mount namespaces; writes only to the working tree and
+ * temporary space; no network but the listed hosts through the sandbox's proxy, so neither the worker's
+ * port, nor this proxy, nor the control plane is reachable), and no tool reads the sessions or the
+ * Secret's files: the sandbox denies them to Bash, permission rules to Read/Edit/Write/Glob/Grep.
+ */
+export interface ToolBoundary {
+  sandbox: 'on' | 'nested' | 'off';
+  allowedDomains: string[];
+  /** Directories no tool may read: the sessions (CLAUDE_CONFIG_DIR), the Secret's files. */
+  deniedDirs: string[];
+}
+
+export function boundaryOptions(boundary: ToolBoundary): Pick<Options, 'sandbox' | 'disallowedTools'> {
+  // `//` starts an absolute path in a permission rule.
+  const disallowedTools = [...boundary.deniedDirs, '/proc'].flatMap((dir) => [
+    `Read(/${dir}/**)`,
+    `Edit(/${dir}/**)`,
+  ]);
+  if (boundary.sandbox === 'off') {
+    return { disallowedTools };
+  }
+  return {
+    disallowedTools,
+    sandbox: {
+      enabled: true,
+      failIfUnavailable: true, // never run a hostile command unconfined because bubblewrap went missing
+      allowUnsandboxedCommands: false, // the model cannot ask for a command outside it
+      enableWeakerNestedSandbox: boundary.sandbox === 'nested',
+      network: { allowedDomains: boundary.allowedDomains },
+      filesystem: { denyRead: boundary.deniedDirs },
+    },
+  };
 }
 
 /** One engine per turn: started for the turn, ended with it (see warmEngines.ts for the warm one). */
@@ -84,6 +122,7 @@ export function sdkOptions(
     permissionMode: 'dontAsk',
     allowedTools: [...DEFAULT_TOOLS, ...Object.keys(servers).map((name) => `mcp__${name}`)],
     mcpServers: servers,
+    ...boundaryOptions(settings.boundary),
     // No settings from the working tree or a home directory: what Mara may do is decided here.
     settingSources: [],
     env: engineEnvironment(settings, grant),

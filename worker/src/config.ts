@@ -1,3 +1,4 @@
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fixedSecrets, secretFiles, type WorkerSecrets } from './secrets.js';
 
 /**
@@ -33,6 +34,16 @@ export interface WorkerConfig {
   engineIdleMs: number;
   /** At most this many warm engines at once; each is a process. */
   maxEngines: number;
+  /**
+   * How Mara's Bash is confined (Claude Code's bubblewrap sandbox): `on` (own PID namespace and /proc),
+   * `nested` (the same, /proc bound instead of mounted: pods whose seccomp profile allows user namespaces
+   * but not a fresh /proc), `off` (no sandbox: development machines without bubblewrap only).
+   */
+  sandbox: 'on' | 'nested' | 'off';
+  /** Hosts Bash may reach through the sandbox's proxy; none by default (builds go through the control plane). */
+  sandboxAllowedDomains: string[];
+  /** Where the Secret's files are (denied to every tool), when they come from files. */
+  secretsDir: string | undefined;
   /** Operator-listed MCP servers (JSON file provisioned next to the Secret); empty for none. */
   mcpConfigFile: string | undefined;
 }
@@ -58,6 +69,8 @@ export const ENV = {
   maxEngines: 'TALKIDE_WORKER_MAX_ENGINES',
   scriptedDelay: 'TALKIDE_WORKER_SCRIPTED_DELAY_MS',
   mcpConfig: 'TALKIDE_WORKER_MCP_CONFIG',
+  sandbox: 'TALKIDE_WORKER_SANDBOX',
+  sandboxAllowedDomains: 'TALKIDE_WORKER_SANDBOX_ALLOWED_DOMAINS',
 } as const;
 
 /**
@@ -87,13 +100,26 @@ export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
   if (agent !== 'sdk' && agent !== 'scripted') {
     throw new ConfigError(`${ENV.agent} must be sdk or scripted`);
   }
+  const sandbox = environment[ENV.sandbox]?.trim() || 'on';
+  if (sandbox !== 'on' && sandbox !== 'nested' && sandbox !== 'off') {
+    throw new ConfigError(`${ENV.sandbox} must be on, nested or off`);
+  }
+  // The working tree is every tool's to read; the sessions (transcripts, event logs) must not be in it.
+  const workspaceDir = resolve(
+    environment[ENV.workspaceDir]?.trim() || join(dirname(configDir), 'workspace'),
+  );
+  if (sandbox !== 'off' && isInside(workspaceDir, resolve(configDir))) {
+    throw new ConfigError(
+      `${ENV.workspaceDir} must not be inside ${ENV.configDir}: tools would read every session`,
+    );
+  }
   return {
     tenant: required(ENV.tenant),
     env: required(ENV.env),
     gatewayBaseUrl: parseUrl(ENV.gatewayBaseUrl, required(ENV.gatewayBaseUrl)),
     secrets: secretsFrom(environment, required),
     configDir,
-    workspaceDir: environment[ENV.workspaceDir]?.trim() || `${configDir}/workspace`,
+    workspaceDir,
     port: integer(ENV.port, environment[ENV.port], 8080),
     host: environment[ENV.host]?.trim() || '0.0.0.0',
     model: environment[ENV.model]?.trim() || 'claude-sonnet-4-5',
@@ -105,6 +131,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
     maxEngines: integer(ENV.maxEngines, environment[ENV.maxEngines], 6),
     scriptedDelayMs: integer(ENV.scriptedDelay, environment[ENV.scriptedDelay], 400),
     mcpConfigFile: environment[ENV.mcpConfig]?.trim() || undefined,
+    sandbox,
+    sandboxAllowedDomains: (environment[ENV.sandboxAllowedDomains] ?? '')
+      .split(',')
+      .map((d) => d.trim())
+      .filter((d) => d !== ''),
+    secretsDir: environment[ENV.secretsDir]?.trim() || undefined,
   };
 }
 
@@ -123,6 +155,11 @@ function secretsFrom(environment: NodeJS.ProcessEnv, required: (name: string) =>
     return secretFiles(dir);
   }
   return fixedSecrets(required(ENV.identityToken), parseCommandKeys(required(ENV.commandKey)));
+}
+
+function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 /** `kid:base64url[,kid:base64url...]`, as the Secret's `command-key` holds it. */

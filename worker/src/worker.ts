@@ -59,6 +59,11 @@ export class Worker {
       workspaceDir: config.workspaceDir,
       model: config.model,
       grant: (id) => this.proxy.grant(id),
+      boundary: {
+        sandbox: config.sandbox,
+        allowedDomains: config.sandboxAllowedDomains,
+        deniedDirs: [config.configDir, ...(config.secretsDir ? [config.secretsDir] : [])],
+      },
       spawnEngine: this.engines.spawn,
       mcpServers: (id) => ({
         ...operatorServers,

@@ -10,6 +10,7 @@ const settings = (configDir: string) => ({
   workspaceDir: join(configDir, 'workspace'),
   model: 'claude-x',
   grant: () => GRANT,
+  boundary: { sandbox: 'on' as const, allowedDomains: [], deniedDirs: [configDir] },
   mcpServers: () => ({}),
 });
 const ID = '0b6f7a54-3c1e-4c4e-9d43-1f7a2b6c9d10';

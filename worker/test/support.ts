@@ -18,7 +18,7 @@ export function testConfig(overrides: Partial<WorkerConfig> = {}): WorkerConfig 
     gatewayBaseUrl: new URL('http://127.0.0.1:9'),
     secrets: fixedSecrets('tkwi_test', [{ kid: 'k1', key: KEY }]),
     configDir: dir,
-    workspaceDir: join(dir, 'workspace'),
+    workspaceDir: `${dir}-workspace`,
     port: 0,
     host: '127.0.0.1',
     model: 'claude-test',
@@ -30,6 +30,9 @@ export function testConfig(overrides: Partial<WorkerConfig> = {}): WorkerConfig 
     engineIdleMs: 0,
     maxEngines: 2,
     mcpConfigFile: undefined,
+    sandbox: 'off',
+    sandboxAllowedDomains: [],
+    secretsDir: undefined,
     ...overrides,
   };
 }

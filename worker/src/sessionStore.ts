@@ -83,7 +83,7 @@ export class SessionStore {
     const files = SessionFiles.existing(this.configDir, conversationId);
     const header = files.header();
     const session = new Session(conversationId, header.userId, header.epoch, files);
-    session.restore(files.readEvents());
+    session.restore(files.load());
     const unfinished = session.unfinishedTurn();
     if (unfinished) {
       session.emit('turn.failed', {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BUSY_RETRY_AFTER_SECONDS, EngineSlots } from './admission.js';
 import { CommandTokenRejected, type CommandTokenVerifier } from './commandToken.js';
 import { json, problem, readBody } from './http.js';
 import { logger } from './log.js';
@@ -27,6 +28,7 @@ export class SessionRoutes {
     private readonly verifier: CommandTokenVerifier,
     private readonly heartbeatMs: number,
     private readonly stopping: () => boolean,
+    private readonly slots: EngineSlots = new EngineSlots(Number.MAX_SAFE_INTEGER),
   ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -148,13 +150,16 @@ export class SessionRoutes {
     const request = parseObject(body);
     const messageId = text(request, 'messageId', MAX_ID);
     const message = text(request, 'text', MAX_TEXT);
-    const { acceptance, turn } = session.accept(messageId, traceparent);
+    const { acceptance, turn } = session.accept(messageId, traceparent, () => this.slots.tryTake());
     switch (acceptance) {
       case 'started':
         if (turn) {
-          this.turns.run(session, turn, message).catch((e: unknown) => {
-            log.error('turn runner failed', { conversationId: session.id, error: String(e) });
-          });
+          this.turns
+            .run(session, turn, message)
+            .catch((e: unknown) => {
+              log.error('turn runner failed', { conversationId: session.id, error: String(e) });
+            })
+            .finally(() => this.slots.release());
         }
         json(res, 202, { messageId, status: 'accepted' });
         break;
@@ -163,6 +168,16 @@ export class SessionRoutes {
         break;
       case 'busy':
         problem(res, 409, 'turn-running', 'A turn is running', 'Send the next message after the turn ends.');
+        break;
+      case 'saturated':
+        res.setHeader('retry-after', String(BUSY_RETRY_AFTER_SECONDS));
+        problem(
+          res,
+          429,
+          'worker-busy',
+          'Every engine is busy',
+          `At most ${this.slots.max} turns run at once here; send the message again after Retry-After.`,
+        );
         break;
       default:
         notFound(res);

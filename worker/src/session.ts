@@ -20,7 +20,7 @@ export function seqOf(id: string): number {
   return Number(id.slice(id.lastIndexOf('-') + 1));
 }
 
-export type Acceptance = 'started' | 'duplicate' | 'busy' | 'closed';
+export type Acceptance = 'started' | 'duplicate' | 'busy' | 'saturated' | 'closed';
 
 export interface Subscriber {
   send(event: StoredEvent): void;
@@ -159,7 +159,11 @@ export class Session {
    * Accepted and recorded as started in one step: a stop comes before (the message is refused and sent
    * again) or after (a restart finds it started and reports it failed), never between.
    */
-  accept(messageId: string, traceparent?: string): { acceptance: Acceptance; turn?: RunningTurn } {
+  accept(
+    messageId: string,
+    traceparent?: string,
+    admit: () => boolean = () => true,
+  ): { acceptance: Acceptance; turn?: RunningTurn } {
     if (this.halted) {
       return { acceptance: 'closed' };
     }
@@ -168,6 +172,9 @@ export class Session {
     }
     if (this.turn) {
       return { acceptance: 'busy' };
+    }
+    if (!admit()) {
+      return { acceptance: 'saturated' }; // every engine the pod can hold is running a turn
     }
     const turn: RunningTurn = {
       id: randomUUID(),

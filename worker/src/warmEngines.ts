@@ -1,4 +1,10 @@
-import { type Options, type Query, query, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
+import {
+  type Options,
+  type Query,
+  query,
+  type SDKUserMessage,
+  type SpawnedProcess,
+} from '@anthropic-ai/claude-agent-sdk';
 import { type Agent, type SdkAgentSettings, sdkOptions } from './agent.js';
 import type { ProxyGrant } from './gatewayProxy.js';
 import { logger } from './log.js';
@@ -47,12 +53,23 @@ class Inbox implements AsyncIterable<SDKUserMessage> {
 interface Engine {
   inbox: Inbox;
   grant: ProxyGrant;
+  /** Its process, once the SDK spawned it (set during `query()`, before the engine object exists). */
+  spawned: { process?: SpawnedProcess };
   query: Query;
   busy: boolean;
   lastUsed: number;
 }
 
-export function warmSdkAgent(settings: SdkAgentSettings, idleMs: number, maxEngines: number): WarmAgent {
+/** How long a new engine waits for a closed one's process to exit before the turn fails instead. */
+const ROOM_WAIT_MS = 15_000;
+
+export function warmSdkAgent(
+  settings: SdkAgentSettings,
+  idleMs: number,
+  maxEngines: number,
+  /** Engine processes still alive (a closed engine takes a moment to exit). */
+  liveProcesses: () => number = () => 0,
+): WarmAgent {
   const engines = new Map<string, Engine>();
 
   const discard = (id: string) => {
@@ -62,6 +79,15 @@ export function warmSdkAgent(settings: SdkAgentSettings, idleMs: number, maxEngi
       engine.inbox.end();
       engine.query.close();
       engine.grant.revoke();
+      // An idle engine has nothing left to write; its end of input is not always enough to stop it
+      // promptly, and its memory is wanted for the next one.
+      const child = engine.spawned.process;
+      if (child && child.exitCode === null) {
+        child.kill('SIGTERM');
+        setTimeout(() => {
+          if (child.exitCode === null && !child.signalCode) child.kill('SIGKILL');
+        }, 3000).unref();
+      }
     }
   };
 
@@ -79,23 +105,44 @@ export function warmSdkAgent(settings: SdkAgentSettings, idleMs: number, maxEngi
   );
   sweep.unref();
 
-  const engineFor = (conversationId: string): Engine => {
+  const engineFor = async (conversationId: string): Promise<Engine> => {
     const existing = engines.get(conversationId);
     if (existing) {
       return existing;
     }
-    if (engines.size >= maxEngines) {
+    // Never more than maxEngines processes: close the least recently used idle engines, then wait until
+    // their processes have exited (admission keeps running turns below the limit, so there is one).
+    while (engines.size >= maxEngines) {
       const idle = [...engines.entries()]
         .filter(([, e]) => !e.busy)
         .sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0];
-      if (idle) discard(idle[0]);
+      if (!idle) throw new Error('every engine is running a turn');
+      discard(idle[0]);
+    }
+    const deadline = Date.now() + ROOM_WAIT_MS;
+    while (liveProcesses() >= maxEngines) {
+      if (Date.now() > deadline) throw new Error('closed engines did not exit');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const raced = engines.get(conversationId);
+    if (raced) {
+      return raced;
     }
     const inbox = new Inbox();
     const grant = settings.grant(conversationId);
     const options: Options = sdkOptions(settings, conversationId, new AbortController(), grant);
+    const spawned: Engine['spawned'] = {};
+    const spawn = options.spawnClaudeCodeProcess;
+    if (spawn) {
+      options.spawnClaudeCodeProcess = (spawnOptions) => {
+        spawned.process = spawn(spawnOptions);
+        return spawned.process;
+      };
+    }
     const engine: Engine = {
       inbox,
       grant,
+      spawned,
       query: query({ prompt: inbox, options }),
       busy: false,
       lastUsed: Date.now(),
@@ -105,7 +152,7 @@ export function warmSdkAgent(settings: SdkAgentSettings, idleMs: number, maxEngi
   };
 
   const run = async function* warm(turn: Parameters<Agent>[0]) {
-    const engine = engineFor(turn.conversationId);
+    const engine = await engineFor(turn.conversationId);
     engine.busy = true;
     let finished = false;
     const onAbort = () => {

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { EngineSlots } from './admission.js';
 import { type Agent, type SdkAgentSettings, scriptedAgent, sdkAgent } from './agent.js';
 import { BuildApi } from './buildApi.js';
 import { BUILD_SERVER, buildServer, TurnSignals } from './buildTools.js';
@@ -72,7 +73,7 @@ export class Worker {
       }),
     };
     if (!agentOverride && config.agent === 'sdk' && config.engineIdleMs > 0) {
-      this.warm = warmSdkAgent(settings, config.engineIdleMs, config.maxEngines);
+      this.warm = warmSdkAgent(settings, config.engineIdleMs, config.maxEngines, () => this.engines.count());
     }
     const agent = turnSignals.track(
       agentOverride ??
@@ -91,6 +92,7 @@ export class Worker {
       verifier,
       config.heartbeatMs,
       () => this.stopping,
+      new EngineSlots(Math.max(1, config.maxEngines)),
     );
     this.server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0];

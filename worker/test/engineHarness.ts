@@ -133,6 +133,8 @@ export function writable(root: string, name: string): string {
 export interface RunningWorker {
   child: ChildProcess;
   port: number;
+  /** Everything the worker logged so far. */
+  log(): string;
   stop(): Promise<void>;
 }
 
@@ -165,7 +167,7 @@ export function startWorker(env: Record<string, string>): Promise<RunningWorker>
       const match = /"message":"TalkIDE worker listening".*"port":(\d+)/.exec(output);
       if (match) {
         clearTimeout(timer);
-        resolvePort({ child, port: Number(match[1]), stop });
+        resolvePort({ child, port: Number(match[1]), stop, log: () => output });
       }
     });
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -205,4 +207,19 @@ export function hasVariable(pid: string, name: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The engines a worker process started: its children that hold an engine's capability. */
+export function enginesOf(workerPid: number): string[] {
+  return readdirSync('/proc')
+    .filter((pid) => /^\d+$/.test(pid))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return ppid === workerPid && hasVariable(pid, 'ANTHROPIC_AUTH_TOKEN');
+      } catch {
+        return false;
+      }
+    });
 }

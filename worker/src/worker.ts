@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EngineSlots } from './admission.js';
@@ -21,6 +21,9 @@ import { type WarmAgent, warmSdkAgent } from './warmEngines.js';
 import { WorkerTokens } from './workerTokens.js';
 
 const log = logger('worker');
+
+/** Debian's ripgrep (in the image): the Bash sandbox's file scan without starting the engine's binary. */
+const SYSTEM_RIPGREP = '/usr/bin/rg';
 
 /** How long a stop waits for the engines to exit before it kills them (within a pod's 30 s grace). */
 const ENGINE_EXIT_MS = 10_000;
@@ -64,6 +67,7 @@ export class Worker {
         sandbox: config.sandbox,
         allowedDomains: config.sandboxAllowedDomains,
         deniedDirs: [config.configDir, ...(config.secretsDir ? [config.secretsDir] : [])],
+        ripgrep: existsSync(SYSTEM_RIPGREP) ? SYSTEM_RIPGREP : undefined,
       },
       spawnEngine: this.engines.spawn,
       mcpServers: (id) => ({

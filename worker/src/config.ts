@@ -26,6 +26,11 @@ export interface WorkerConfig {
   heartbeatMs: number;
   /** How long a stopping worker keeps answering 503 before it closes its sockets. */
   stopGraceMs: number;
+  /**
+   * How long a stopping worker lets running turns finish (their streams stay open) before it halts them;
+   * with the engines' exit (≤ 10 s) within the pod's termination grace (30 s).
+   */
+  drainMs: number;
   clockSkewSeconds: number;
   /** `sdk` (the Agent SDK) or `scripted` (a canned agent for contract tests; never in a cluster). */
   agent: 'sdk' | 'scripted';
@@ -64,6 +69,7 @@ export const ENV = {
   model: 'TALKIDE_WORKER_MODEL',
   heartbeat: 'TALKIDE_WORKER_HEARTBEAT',
   stopGrace: 'TALKIDE_WORKER_STOP_GRACE',
+  drain: 'TALKIDE_WORKER_DRAIN',
   agent: 'TALKIDE_WORKER_AGENT',
   engineIdle: 'TALKIDE_WORKER_ENGINE_IDLE',
   maxEngines: 'TALKIDE_WORKER_MAX_ENGINES',
@@ -125,6 +131,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
     model: environment[ENV.model]?.trim() || 'claude-sonnet-4-5',
     heartbeatMs: parseDuration(ENV.heartbeat, environment[ENV.heartbeat]?.trim() || 'PT15S'),
     stopGraceMs: parseDuration(ENV.stopGrace, environment[ENV.stopGrace]?.trim() || 'PT1S'),
+    drainMs: parseDuration(ENV.drain, environment[ENV.drain]?.trim() || 'PT15S'),
     clockSkewSeconds: 30,
     agent,
     engineIdleMs: parseDuration(ENV.engineIdle, environment[ENV.engineIdle]?.trim() || 'PT10M'),

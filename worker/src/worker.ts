@@ -22,6 +22,9 @@ import { WorkerTokens } from './workerTokens.js';
 
 const log = logger('worker');
 
+/** How long a stop waits for queued reports after the drain. */
+const REPORT_FLUSH_MS = 5_000;
+
 /** Debian's ripgrep (in the image): the Bash sandbox's file scan without starting the engine's binary. */
 const SYSTEM_RIPGREP = '/usr/bin/rg';
 
@@ -42,6 +45,7 @@ export class Worker {
   readonly reports: Reports;
   private warm: WarmAgent | undefined;
   private readonly engines = new EngineProcesses();
+  private readonly slots: EngineSlots;
 
   private constructor(
     readonly config: WorkerConfig,
@@ -90,13 +94,14 @@ export class Worker {
       env: config.env,
       clockSkewSeconds: config.clockSkewSeconds,
     });
+    this.slots = new EngineSlots(Math.max(1, config.maxEngines));
     const routes = new SessionRoutes(
       this.sessions,
       new TurnRunner(agent, this.proxy, this.reports, traces),
       verifier,
       config.heartbeatMs,
       () => this.stopping,
-      new EngineSlots(Math.max(1, config.maxEngines)),
+      this.slots,
     );
     this.server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0];
@@ -144,14 +149,28 @@ export class Worker {
   }
 
   /**
-   * Takes no more commands and writes nothing more at once; keeps answering 503 for `graceMs` (while the
-   * Service still routes to a terminating pod), then closes the sockets.
+   * Takes no more commands (503) at once; lets running turns finish for at most `drainMs` (their streams
+   * stay open, so the control plane sees them end) and sends the queued reports (at most 5 s); then writes
+   * nothing more, keeps answering 503 for `graceMs` (while the Service still routes to a terminating pod)
+   * and closes the sockets. A turn still running after the drain is left for the successor to report.
    */
-  async stop(graceMs = this.config.stopGraceMs): Promise<void> {
+  async stop(graceMs = this.config.stopGraceMs, drainMs = this.config.drainMs): Promise<void> {
     if (this.stopping) {
       return;
     }
     this.stopping = true;
+    const drainUntil = Date.now() + drainMs;
+    while (this.slots.inUse() > 0 && Date.now() < drainUntil) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    if (this.slots.inUse() > 0) {
+      log.warn('turns still running after the drain; the successor reports them', {
+        running: this.slots.inUse(),
+      });
+    }
+    await this.reports.flush(
+      Math.min(REPORT_FLUSH_MS, Math.max(0, drainUntil + REPORT_FLUSH_MS - Date.now())),
+    );
     this.sessions.haltAll();
     this.reports.stop();
     this.warm?.close();

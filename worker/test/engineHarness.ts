@@ -78,9 +78,8 @@ function model(res: ServerResponse, request: ModelRequest, commands: Map<string,
   const last = messages.at(-1);
   const answeredTool =
     Array.isArray(last?.content) && last.content.some((b: { type?: string }) => b.type === 'tool_result');
-  const key = /RUN (\S+)/.exec(
-    messages.map((m) => (m.role === 'user' ? textOf(m.content) : '')).join('\n'),
-  )?.[1];
+  // Only the message this turn answers: an earlier turn's RUN must not make a later turn call a tool.
+  const key = last?.role === 'user' ? /RUN (\S+)/.exec(textOf(last.content))?.[1] : undefined;
   const command = key ? commands.get(key) : undefined;
   const wantsTool = !answeredTool && command !== undefined && request.tools?.some((t) => t.name === 'Bash');
   const message = { id: `msg_${randomUUID()}`, type: 'message', role: 'assistant', model: request.model };

@@ -24,6 +24,7 @@ export function testConfig(overrides: Partial<WorkerConfig> = {}): WorkerConfig 
     model: 'claude-test',
     heartbeatMs: 200,
     stopGraceMs: 0,
+    drainMs: 0,
     clockSkewSeconds: 30,
     agent: 'scripted',
     scriptedDelayMs: 50,

@@ -31,6 +31,8 @@ export interface WorkerConfig {
    * with the engines' exit (≤ 10 s) within the pod's termination grace (30 s).
    */
   drainMs: number;
+  /** A session's lease on the shared volume lasts this long without renewal (renewed every third of it). */
+  sessionLeaseMs: number;
   clockSkewSeconds: number;
   /** `sdk` (the Agent SDK) or `scripted` (a canned agent for contract tests; never in a cluster). */
   agent: 'sdk' | 'scripted';
@@ -70,6 +72,7 @@ export const ENV = {
   heartbeat: 'TALKIDE_WORKER_HEARTBEAT',
   stopGrace: 'TALKIDE_WORKER_STOP_GRACE',
   drain: 'TALKIDE_WORKER_DRAIN',
+  sessionLease: 'TALKIDE_WORKER_SESSION_LEASE',
   agent: 'TALKIDE_WORKER_AGENT',
   engineIdle: 'TALKIDE_WORKER_ENGINE_IDLE',
   maxEngines: 'TALKIDE_WORKER_MAX_ENGINES',
@@ -132,6 +135,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
     heartbeatMs: parseDuration(ENV.heartbeat, environment[ENV.heartbeat]?.trim() || 'PT15S'),
     stopGraceMs: parseDuration(ENV.stopGrace, environment[ENV.stopGrace]?.trim() || 'PT1S'),
     drainMs: parseDuration(ENV.drain, environment[ENV.drain]?.trim() || 'PT15S'),
+    sessionLeaseMs: parseDuration(ENV.sessionLease, environment[ENV.sessionLease]?.trim() || 'PT30S'),
     clockSkewSeconds: 30,
     agent,
     engineIdleMs: parseDuration(ENV.engineIdle, environment[ENV.engineIdle]?.trim() || 'PT10M'),

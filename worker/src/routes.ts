@@ -5,6 +5,7 @@ import { json, problem, readBody } from './http.js';
 import { logger } from './log.js';
 import type { Session } from './session.js';
 import type { StoredEvent } from './sessionFiles.js';
+import { SessionHeldElsewhere } from './sessionLease.js';
 import { SessionOwnedByOther, type SessionStore, WorkerStopping } from './sessionStore.js';
 import { TRACEPARENT, validTraceparent } from './traceContext.js';
 import type { TurnRunner } from './turnRunner.js';
@@ -76,6 +77,11 @@ export class SessionRoutes {
         );
       } else if (e instanceof SessionOwnedByOther) {
         problem(res, 409, 'session-owned-by-other', 'Session belongs to another user', e.message);
+      } else if (e instanceof SessionHeldElsewhere) {
+        // Another pod still serves it (a rollout's old pod draining, or one that died and whose lease has
+        // not expired yet): nothing here may touch it until then.
+        res.setHeader('retry-after', '5');
+        problem(res, 503, 'session-held-elsewhere', 'Another worker serves this session', e.message);
       } else if (e instanceof WorkerStopping) {
         problem(res, 503, 'worker-stopping', 'The worker is stopping', 'Send the command again later.');
       } else {
@@ -168,6 +174,17 @@ export class SessionRoutes {
         break;
       case 'busy':
         problem(res, 409, 'turn-running', 'A turn is running', 'Send the next message after the turn ends.');
+        break;
+      case 'fenced':
+        this.slots.release(); // admitted, but never started
+        res.setHeader('retry-after', '5');
+        problem(
+          res,
+          503,
+          'session-held-elsewhere',
+          'Another worker serves this session',
+          'Send it again later.',
+        );
         break;
       case 'saturated':
         res.setHeader('retry-after', String(BUSY_RETRY_AFTER_SECONDS));

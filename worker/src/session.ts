@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionFiles, StoredEvent } from './sessionFiles.js';
+import { LeaseLost } from './sessionLease.js';
 
 /**
  * One conversation's session: its ordered events, its open streams, the messages it accepted and the
@@ -20,7 +21,7 @@ export function seqOf(id: string): number {
   return Number(id.slice(id.lastIndexOf('-') + 1));
 }
 
-export type Acceptance = 'started' | 'duplicate' | 'busy' | 'saturated' | 'closed';
+export type Acceptance = 'started' | 'duplicate' | 'busy' | 'saturated' | 'fenced' | 'closed';
 
 export interface Subscriber {
   send(event: StoredEvent): void;
@@ -112,7 +113,15 @@ export class Session {
     }
     const batch = this.pending;
     this.pending = [];
-    this.files.appendEvents(batch);
+    try {
+      this.files.appendEvents(batch);
+    } catch (e) {
+      if (e instanceof LeaseLost) {
+        this.halt(); // fenced: another worker serves this session now; nothing more is written or sent
+        return;
+      }
+      throw e;
+    }
     for (const event of batch) {
       this.recent.push(event);
       for (const subscriber of this.subscribers) {
@@ -184,6 +193,10 @@ export class Session {
       traceparent,
     };
     this.emit('turn.started', { turnId: turn.id, messageId });
+    if (this.halted) {
+      // Not on disk (this worker lost the session's lease): not accepted, so it is sent again elsewhere.
+      return { acceptance: 'fenced' };
+    }
     this.accepted.add(messageId);
     this.turn = turn;
     return { acceptance: 'started', turn };

@@ -9,6 +9,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { LeaseLost } from './sessionLease.js';
 
 /**
  * A session's own files under `$CLAUDE_CONFIG_DIR/talkide/sessions/{conversationId}/`: `session.json`
@@ -34,8 +35,10 @@ export interface SessionHeader {
 
 export class SessionFiles {
   private closed = false;
+  /** Checked before every append: false once this worker no longer holds the session's lease. */
+  guard: () => boolean = () => true;
 
-  private constructor(private readonly dir: string) {}
+  private constructor(readonly dir: string) {}
 
   static directory(configDir: string, conversationId: string): string {
     return join(configDir, 'talkide', 'sessions', conversationId);
@@ -53,6 +56,12 @@ export class SessionFiles {
     rmSync(join(dir, 'events.jsonl'), { force: true });
     renameSync(temporary, join(dir, 'session.json'));
     return new SessionFiles(dir);
+  }
+
+  static prepare(configDir: string, conversationId: string): string {
+    const dir = SessionFiles.directory(configDir, conversationId);
+    mkdirSync(dir, { recursive: true });
+    return dir;
   }
 
   static existing(configDir: string, conversationId: string): SessionFiles {
@@ -91,6 +100,9 @@ export class SessionFiles {
   appendEvents(events: StoredEvent[]): void {
     if (this.closed || events.length === 0) {
       return;
+    }
+    if (!this.guard()) {
+      throw new LeaseLost('another worker holds this session now');
     }
     appendFileSync(join(this.dir, 'events.jsonl'), events.map((e) => `${JSON.stringify(e)}\n`).join(''));
   }

@@ -53,15 +53,15 @@ class Inbox implements AsyncIterable<SDKUserMessage> {
 interface Engine {
   inbox: Inbox;
   grant: ProxyGrant;
-  /** Its process, once the SDK spawned it (set during `query()`, before the engine object exists). */
-  spawned: { process?: SpawnedProcess };
+  /** Its processes, once the SDK spawned them (during `query()`, before the engine object exists). */
+  spawned: SpawnedProcess[];
   query: Query;
   busy: boolean;
   lastUsed: number;
 }
 
 /** How long a new engine waits for a closed one's process to exit before the turn fails instead. */
-const ROOM_WAIT_MS = 15_000;
+const ROOM_WAIT_MS = 30_000;
 
 export function warmSdkAgent(
   settings: SdkAgentSettings,
@@ -81,8 +81,8 @@ export function warmSdkAgent(
       engine.grant.revoke();
       // An idle engine has nothing left to write; its end of input is not always enough to stop it
       // promptly, and its memory is wanted for the next one.
-      const child = engine.spawned.process;
-      if (child && child.exitCode === null) {
+      for (const child of engine.spawned) {
+        if (child.exitCode !== null) continue;
         child.kill('SIGTERM');
         setTimeout(() => {
           if (child.exitCode === null && !child.signalCode) child.kill('SIGKILL');
@@ -131,12 +131,13 @@ export function warmSdkAgent(
     const inbox = new Inbox();
     const grant = settings.grant(conversationId);
     const options: Options = sdkOptions(settings, conversationId, new AbortController(), grant);
-    const spawned: Engine['spawned'] = {};
+    const spawned: SpawnedProcess[] = [];
     const spawn = options.spawnClaudeCodeProcess;
     if (spawn) {
       options.spawnClaudeCodeProcess = (spawnOptions) => {
-        spawned.process = spawn(spawnOptions);
-        return spawned.process;
+        const child = spawn(spawnOptions);
+        spawned.push(child);
+        return child;
       };
     }
     const engine: Engine = {

@@ -14,6 +14,7 @@ import { logger } from './log.js';
 import { ISSUE_SERVER, issueTrackingServer, loadOperatorMcpServers } from './mcp.js';
 import { Reports } from './reports.js';
 import { SessionRoutes } from './routes.js';
+import { SessionLeases } from './sessionLease.js';
 import { SessionStore } from './sessionStore.js';
 import { TurnTraces } from './traceContext.js';
 import { TurnRunner } from './turnRunner.js';
@@ -57,7 +58,11 @@ export class Worker {
     const traces = new TurnTraces();
     this.proxy = new GatewayProxy(config.gatewayBaseUrl, tokens, traces);
     this.reports = new Reports(config.gatewayBaseUrl, tokens, traces);
-    this.sessions = new SessionStore(config.configDir);
+    this.sessions = new SessionStore(
+      config.configDir,
+      Date.now,
+      new SessionLeases(config.sessionLeaseMs, (id) => this.sessions.leaseLost(id)),
+    );
     const operatorServers = loadOperatorMcpServers(config.mcpConfigFile);
     // Builds: the control plane runs them; a build waits on (and is cancelled with) the turn that started it.
     const builds = new BuildApi(config.gatewayBaseUrl, tokens);

@@ -25,6 +25,7 @@ export function testConfig(overrides: Partial<WorkerConfig> = {}): WorkerConfig 
     heartbeatMs: 200,
     stopGraceMs: 0,
     drainMs: 0,
+    sessionLeaseMs: 30_000,
     clockSkewSeconds: 30,
     agent: 'scripted',
     scriptedDelayMs: 50,

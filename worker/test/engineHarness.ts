@@ -81,9 +81,23 @@ function model(res: ServerResponse, request: ModelRequest, commands: Map<string,
   // Only the message this turn answers: an earlier turn's RUN must not make a later turn call a tool.
   const key = last?.role === 'user' ? /RUN (\S+)/.exec(textOf(last.content))?.[1] : undefined;
   const command = key ? commands.get(key) : undefined;
+  // `READ <path>`: one Read tool use of that file.
+  const readPath = last?.role === 'user' ? /READ (\S+)/.exec(textOf(last.content))?.[1] : undefined;
+  if (!answeredTool && readPath && request.tools?.some((t) => t.name === 'Read')) {
+    stream(
+      res,
+      request,
+      {
+        type: 'tool_use',
+        id: `toolu_${randomUUID().replaceAll('-', '')}`,
+        name: 'Read',
+        input: { file_path: readPath },
+      },
+      'tool_use',
+    );
+    return;
+  }
   const wantsTool = !answeredTool && command !== undefined && request.tools?.some((t) => t.name === 'Bash');
-  const message = { id: `msg_${randomUUID()}`, type: 'message', role: 'assistant', model: request.model };
-  const usage = { input_tokens: 10, output_tokens: 2 };
   const blocks = wantsTool
     ? [
         {
@@ -95,6 +109,18 @@ function model(res: ServerResponse, request: ModelRequest, commands: Map<string,
       ]
     : [{ type: 'text', text: 'Done.' }];
   const stopReason = wantsTool ? 'tool_use' : 'end_turn';
+  stream(res, request, blocks[0] as Record<string, unknown>, stopReason);
+}
+
+function stream(
+  res: ServerResponse,
+  request: ModelRequest,
+  block: Record<string, unknown>,
+  stopReason: string,
+): void {
+  const message = { id: `msg_${randomUUID()}`, type: 'message', role: 'assistant', model: request.model };
+  const usage = { input_tokens: 10, output_tokens: 2 };
+  const blocks = [block];
   if (!request.stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ ...message, content: blocks, stop_reason: stopReason, usage }));
@@ -104,7 +130,6 @@ function model(res: ServerResponse, request: ModelRequest, commands: Map<string,
   const event = (type: string, data: Record<string, unknown>) =>
     res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   event('message_start', { message: { ...message, content: [], stop_reason: null, usage } });
-  const block = blocks[0] as Record<string, unknown>;
   if (block.type === 'tool_use') {
     event('content_block_start', { index: 0, content_block: { ...block, input: {} } });
     event('content_block_delta', {

@@ -102,7 +102,7 @@ function toolOutput(events: Sse[]): string {
 /** Runs the other conversation, then the probe in a second one; returns the probe's output. */
 async function probe(
   boundary: 'on' | 'nested' | undefined,
-): Promise<{ output: string; pod: Pod; controlPlane: StandIn; otherCapability: string }> {
+): Promise<{ output: string; reads: string[]; pod: Pod; controlPlane: StandIn; otherCapability: string }> {
   const controlPlane = await standInControlPlane();
   cleanups.push(() => controlPlane.close());
   const p = pod(controlPlane, boundary);
@@ -136,14 +136,23 @@ async function probe(
     ].join('\n'),
   );
   const output = toolOutput(await turn(client, id, 'RUN probe'));
-  return { output, pod: p, controlPlane, otherCapability: String(otherCapability) };
+  // The file tools: Read of the Secret's file and of the other conversation's event log.
+  const reads: string[] = [];
+  for (const file of [
+    join(p.secrets, 'identity-token'),
+    join(p.sessions, 'talkide', 'sessions', other, 'events.jsonl'),
+  ]) {
+    const readId = randomUUID();
+    reads.push(toolOutput(await turn(client, readId, `READ ${file}`)));
+  }
+  return { output, reads, pod: p, controlPlane, otherCapability: String(otherCapability) };
 }
 
 for (const mode of ['on', 'nested'] as const) {
   test(`with the boundary (sandbox ${mode}), Bash reads no secret, no other session, and cannot act through the proxy`, {
     timeout: 300_000,
   }, async () => {
-    const { output, controlPlane, otherCapability } = await probe(mode);
+    const { output, reads, controlPlane, otherCapability } = await probe(mode);
     const section = (name: string) => output.split(`== ${name}`)[1]?.split('\n== ')[0] ?? '';
     assert.match(output, /== end/, output);
     assert.doesNotMatch(output, new RegExp(IDENTITY), output);
@@ -159,13 +168,18 @@ for (const mode of ['on', 'nested'] as const) {
       assert.match(section('proxy'), new RegExp(`${line}: (000|403)`), output);
     }
     assert.ok(!controlPlane.paths.some((p) => p.includes('/issues')), JSON.stringify(controlPlane.paths));
+    for (const read of reads) {
+      assert.doesNotMatch(read, new RegExp(`${IDENTITY}|${MARKER}`), read);
+      assert.match(read, /denied|not allowed|permission/i, read);
+    }
   });
 }
 
 test('without the boundary the same probe reads the identity token (the probe is not vacuous)', {
   timeout: 300_000,
 }, async () => {
-  const { output, otherCapability } = await probe(undefined);
+  const { output, reads, otherCapability } = await probe(undefined);
+  assert.match(reads.join('\n'), new RegExp(IDENTITY), 'Read reaches the Secret without the boundary');
   assert.match(output, new RegExp(IDENTITY), output);
   assert.match(output, new RegExp(MARKER), output);
   assert.match(output, new RegExp(otherCapability), output);

@@ -110,18 +110,22 @@ export function warmSdkAgent(
     if (existing) {
       return existing;
     }
-    // Never more than maxEngines processes: close the least recently used idle engines, then wait until
-    // their processes have exited (admission keeps running turns below the limit, so there is one).
-    while (engines.size >= maxEngines) {
+    // Never more than maxEngines engines, counted both in this pool and as live processes (a closed one
+    // takes a moment to exit): close the least recently used idle engine and wait, until there is room.
+    // Admission keeps running turns below the limit, so an engine becomes idle in time.
+    const deadline = Date.now() + ROOM_WAIT_MS;
+    while (engines.size >= maxEngines || liveProcesses() >= maxEngines) {
+      if (engines.has(conversationId)) break; // another turn of this conversation made it meanwhile
       const idle = [...engines.entries()]
         .filter(([, e]) => !e.busy)
         .sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0];
-      if (!idle) throw new Error('every engine is running a turn');
-      discard(idle[0]);
-    }
-    const deadline = Date.now() + ROOM_WAIT_MS;
-    while (liveProcesses() >= maxEngines) {
-      if (Date.now() > deadline) throw new Error('closed engines did not exit');
+      // Close one only if waiting for closed ones to exit would not make room.
+      const exiting = liveProcesses() - engines.size;
+      if (idle && (engines.size >= maxEngines || exiting <= 0)) {
+        discard(idle[0]);
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error('no engine became free');
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     const raced = engines.get(conversationId);

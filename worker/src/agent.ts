@@ -7,13 +7,14 @@ import {
   type SpawnedProcess,
   type SpawnOptions,
 } from '@anthropic-ai/claude-agent-sdk';
+import type { ProxyGrant } from './gatewayProxy.js';
 
 /**
  * Mara's engine. A turn is one SDK `query()`: the conversation id is the SDK session id (resumed on later
  * turns from the transcript under `CLAUDE_CONFIG_DIR`), the working tree is its cwd, partial messages are
  * on so text streams as it is generated. Headless: the allowed tools are listed and anything else is
  * denied (`dontAsk`), never asked about. The engine reaches the model only through the local gateway
- * proxy with an inert credential.
+ * proxy, with a capability of its own.
  */
 export interface AgentTurn {
   conversationId: string;
@@ -40,21 +41,74 @@ export interface SdkAgentSettings {
   configDir: string;
   workspaceDir: string;
   model: string;
-  baseUrlFor: (conversationId: string) => string;
+  /** A capability for one engine of the conversation at the local gateway proxy. */
+  grant: (conversationId: string) => ProxyGrant;
   mcpServers: (conversationId: string) => Record<string, McpServerConfig>;
+  /** How Bash is confined, and what no tool may read. */
+  boundary: ToolBoundary;
   /** Starts the engine's process; the worker's own, so that its stop can wait for every engine. */
   spawnEngine?: (options: SpawnOptions) => SpawnedProcess;
 }
 
-/** The inert credential the engine sends to the proxy; the proxy drops it. */
-export const INERT_CREDENTIAL = 'talkide-inert-credential';
+/**
+ * The boundary between Mara's tools and the worker (docs/security.md): Bash runs in Claude Code's own
+ * sandbox (bubblewrap: its own PID, network and mount namespaces; writes only to the working tree and
+ * temporary space; no network but the listed hosts through the sandbox's proxy, so neither the worker's
+ * port, nor this proxy, nor the control plane is reachable), and no tool reads the sessions or the
+ * Secret's files: the sandbox denies them to Bash, permission rules to Read/Edit/Write/Glob/Grep.
+ */
+export interface ToolBoundary {
+  sandbox: 'on' | 'nested' | 'off';
+  allowedDomains: string[];
+  /** Directories no tool may read: the sessions (CLAUDE_CONFIG_DIR), the Secret's files. */
+  deniedDirs: string[];
+  /**
+   * A ripgrep binary for the sandbox's scan of the working tree before each command. Without one the
+   * engine runs its own embedded copy by starting its whole 400 MB executable again, ~100 ms per command.
+   */
+  ripgrep?: string | undefined;
+}
+
+export function boundaryOptions(boundary: ToolBoundary): Pick<Options, 'sandbox' | 'disallowedTools'> {
+  // `//` starts an absolute path in a permission rule.
+  const disallowedTools = [...boundary.deniedDirs, '/proc'].flatMap((dir) => [
+    `Read(/${dir}/**)`,
+    `Edit(/${dir}/**)`,
+  ]);
+  if (boundary.sandbox === 'off') {
+    return { disallowedTools };
+  }
+  return {
+    disallowedTools,
+    sandbox: {
+      enabled: true,
+      failIfUnavailable: true, // never run a hostile command unconfined because bubblewrap went missing
+      allowUnsandboxedCommands: false, // the model cannot ask for a command outside it
+      enableWeakerNestedSandbox: boundary.sandbox === 'nested',
+      network: { allowedDomains: boundary.allowedDomains },
+      filesystem: { denyRead: boundary.deniedDirs },
+      ...(boundary.ripgrep ? { ripgrep: { command: boundary.ripgrep } } : {}),
+    },
+  };
+}
 
 /** One engine per turn: started for the turn, ended with it (see warmEngines.ts for the warm one). */
 export function sdkAgent(settings: SdkAgentSettings): Agent {
   return (turn) => {
     const abortController = new AbortController();
     turn.signal.addEventListener('abort', () => abortController.abort(), { once: true });
-    return query({ prompt: turn.text, options: sdkOptions(settings, turn.conversationId, abortController) });
+    const grant = settings.grant(turn.conversationId);
+    const messages = query({
+      prompt: turn.text,
+      options: sdkOptions(settings, turn.conversationId, abortController, grant),
+    });
+    return (async function* oneTurn() {
+      try {
+        yield* messages;
+      } finally {
+        grant.revoke(); // the engine is gone: its capability acts for no one any more
+      }
+    })();
   };
 }
 
@@ -63,6 +117,7 @@ export function sdkOptions(
   settings: SdkAgentSettings,
   conversationId: string,
   abortController: AbortController,
+  grant: ProxyGrant,
 ): Options {
   const servers = settings.mcpServers(conversationId);
   const options: Options = {
@@ -73,9 +128,10 @@ export function sdkOptions(
     permissionMode: 'dontAsk',
     allowedTools: [...DEFAULT_TOOLS, ...Object.keys(servers).map((name) => `mcp__${name}`)],
     mcpServers: servers,
+    ...boundaryOptions(settings.boundary),
     // No settings from the working tree or a home directory: what Mara may do is decided here.
     settingSources: [],
-    env: engineEnvironment(settings, conversationId),
+    env: engineEnvironment(settings, grant),
     stderr: () => {}, // the engine's own diagnostics; its failures surface as result messages
   };
   if (settings.spawnEngine) {
@@ -90,10 +146,7 @@ export function sdkOptions(
 }
 
 /** The engine's environment: the worker's, minus anything secret, plus where to find the model. */
-export function engineEnvironment(
-  settings: SdkAgentSettings,
-  conversationId: string,
-): Record<string, string> {
+export function engineEnvironment(settings: SdkAgentSettings, grant: ProxyGrant): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && !name.startsWith('TALKIDE_') && !name.startsWith('ANTHROPIC_')) {
@@ -101,8 +154,9 @@ export function engineEnvironment(
     }
   }
   env.CLAUDE_CONFIG_DIR = settings.configDir;
-  env.ANTHROPIC_BASE_URL = settings.baseUrlFor(conversationId);
-  env.ANTHROPIC_AUTH_TOKEN = INERT_CREDENTIAL;
+  // The engine's own capability at the proxy: it acts for this conversation only, while this engine runs.
+  env.ANTHROPIC_BASE_URL = grant.baseUrl;
+  env.ANTHROPIC_AUTH_TOKEN = grant.credential;
   // Nothing leaves the pod except model calls through the gateway.
   env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = '1';
   env.DISABLE_AUTOUPDATER = '1';

@@ -62,7 +62,8 @@ export class ReplayCache {
 }
 
 export interface VerifierOptions {
-  keys: CommandKey[];
+  /** The current keys (re-read from the Secret's file when it changes). */
+  keys: CommandKey[] | (() => CommandKey[]);
   tenant: string;
   env: string;
   clockSkewSeconds: number;
@@ -102,7 +103,8 @@ export class CommandTokenVerifier {
     if (header.typ !== 'cmd+jwt') {
       throw new CommandTokenRejected('wrong_type');
     }
-    const key = this.options.keys.find((k) => k.kid === header.kid);
+    const keys = typeof this.options.keys === 'function' ? this.options.keys() : this.options.keys;
+    const key = keys.find((k) => k.kid === header.kid);
     if (!key) {
       throw new CommandTokenRejected('unknown_kid');
     }

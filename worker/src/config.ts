@@ -1,3 +1,6 @@
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { fixedSecrets, secretFiles, type WorkerSecrets } from './secrets.js';
+
 /**
  * Everything the worker knows comes from the environment the control plane provisions (SPEC §7): the
  * pod's env and its Secret. A missing variable stops the start, naming it; secrets never appear in the
@@ -12,9 +15,8 @@ export interface WorkerConfig {
   tenant: string;
   env: string;
   gatewayBaseUrl: URL;
-  identityToken: string;
-  /** The signing (active) key first; the others keep verifying through a rotation. */
-  commandKeys: CommandKey[];
+  /** The identity token and the command keys (the signing key first), from the Secret's files in a pod. */
+  secrets: WorkerSecrets;
   configDir: string;
   /** The tenant-environment's project working tree on the shared volume: the agent's cwd. */
   workspaceDir: string;
@@ -24,6 +26,13 @@ export interface WorkerConfig {
   heartbeatMs: number;
   /** How long a stopping worker keeps answering 503 before it closes its sockets. */
   stopGraceMs: number;
+  /**
+   * How long a stopping worker lets running turns finish (their streams stay open) before it halts them;
+   * with the engines' exit (≤ 10 s) within the pod's termination grace (30 s).
+   */
+  drainMs: number;
+  /** A session's lease on the shared volume lasts this long without renewal (renewed every third of it). */
+  sessionLeaseMs: number;
   clockSkewSeconds: number;
   /** `sdk` (the Agent SDK) or `scripted` (a canned agent for contract tests; never in a cluster). */
   agent: 'sdk' | 'scripted';
@@ -32,6 +41,16 @@ export interface WorkerConfig {
   engineIdleMs: number;
   /** At most this many warm engines at once; each is a process. */
   maxEngines: number;
+  /**
+   * How Mara's Bash is confined (Claude Code's bubblewrap sandbox): `on` (own PID namespace and /proc),
+   * `nested` (the same, /proc bound instead of mounted: pods whose seccomp profile allows user namespaces
+   * but not a fresh /proc), `off` (no sandbox: development machines without bubblewrap only).
+   */
+  sandbox: 'on' | 'nested' | 'off';
+  /** Hosts Bash may reach through the sandbox's proxy; none by default (builds go through the control plane). */
+  sandboxAllowedDomains: string[];
+  /** Where the Secret's files are (denied to every tool), when they come from files. */
+  secretsDir: string | undefined;
   /** Operator-listed MCP servers (JSON file provisioned next to the Secret); empty for none. */
   mcpConfigFile: string | undefined;
 }
@@ -44,6 +63,7 @@ export const ENV = {
   gatewayBaseUrl: 'TALKIDE_GATEWAY_BASE_URL',
   identityToken: 'TALKIDE_WORKER_IDENTITY_TOKEN',
   commandKey: 'TALKIDE_WORKER_COMMAND_KEY',
+  secretsDir: 'TALKIDE_WORKER_SECRETS_DIR',
   configDir: 'CLAUDE_CONFIG_DIR',
   workspaceDir: 'TALKIDE_WORKSPACE_DIR',
   port: 'TALKIDE_WORKER_PORT',
@@ -51,25 +71,24 @@ export const ENV = {
   model: 'TALKIDE_WORKER_MODEL',
   heartbeat: 'TALKIDE_WORKER_HEARTBEAT',
   stopGrace: 'TALKIDE_WORKER_STOP_GRACE',
+  drain: 'TALKIDE_WORKER_DRAIN',
+  sessionLease: 'TALKIDE_WORKER_SESSION_LEASE',
   agent: 'TALKIDE_WORKER_AGENT',
   engineIdle: 'TALKIDE_WORKER_ENGINE_IDLE',
   maxEngines: 'TALKIDE_WORKER_MAX_ENGINES',
   scriptedDelay: 'TALKIDE_WORKER_SCRIPTED_DELAY_MS',
   mcpConfig: 'TALKIDE_WORKER_MCP_CONFIG',
+  sandbox: 'TALKIDE_WORKER_SANDBOX',
+  sandboxAllowedDomains: 'TALKIDE_WORKER_SANDBOX_ALLOWED_DOMAINS',
 } as const;
 
 /**
  * The variables a worker cannot start without: what provisioning must put in the pod's env (the Java side's
- * Deployment is checked against this list). The others in ENV are optional with defaults.
+ * Deployment is checked against this list). The secrets come either from files (`TALKIDE_WORKER_SECRETS_DIR`,
+ * the pod) or from `TALKIDE_WORKER_IDENTITY_TOKEN` and `TALKIDE_WORKER_COMMAND_KEY` (local mode). The
+ * others in ENV are optional with defaults.
  */
-export const REQUIRED_ENV = [
-  ENV.tenant,
-  ENV.env,
-  ENV.gatewayBaseUrl,
-  ENV.identityToken,
-  ENV.commandKey,
-  ENV.configDir,
-] as const;
+export const REQUIRED_ENV = [ENV.tenant, ENV.env, ENV.gatewayBaseUrl, ENV.configDir] as const;
 
 export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
   if (environment.ANTHROPIC_API_KEY) {
@@ -90,26 +109,68 @@ export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
   if (agent !== 'sdk' && agent !== 'scripted') {
     throw new ConfigError(`${ENV.agent} must be sdk or scripted`);
   }
+  const sandbox = environment[ENV.sandbox]?.trim() || 'on';
+  if (sandbox !== 'on' && sandbox !== 'nested' && sandbox !== 'off') {
+    throw new ConfigError(`${ENV.sandbox} must be on, nested or off`);
+  }
+  // The working tree is every tool's to read; the sessions (transcripts, event logs) must not be in it.
+  const workspaceDir = resolve(
+    environment[ENV.workspaceDir]?.trim() || join(dirname(configDir), 'workspace'),
+  );
+  if (sandbox !== 'off' && isInside(workspaceDir, resolve(configDir))) {
+    throw new ConfigError(
+      `${ENV.workspaceDir} must not be inside ${ENV.configDir}: tools would read every session`,
+    );
+  }
   return {
     tenant: required(ENV.tenant),
     env: required(ENV.env),
     gatewayBaseUrl: parseUrl(ENV.gatewayBaseUrl, required(ENV.gatewayBaseUrl)),
-    identityToken: required(ENV.identityToken),
-    commandKeys: parseCommandKeys(required(ENV.commandKey)),
+    secrets: secretsFrom(environment, required),
     configDir,
-    workspaceDir: environment[ENV.workspaceDir]?.trim() || `${configDir}/workspace`,
+    workspaceDir,
     port: integer(ENV.port, environment[ENV.port], 8080),
     host: environment[ENV.host]?.trim() || '0.0.0.0',
     model: environment[ENV.model]?.trim() || 'claude-sonnet-4-5',
     heartbeatMs: parseDuration(ENV.heartbeat, environment[ENV.heartbeat]?.trim() || 'PT15S'),
     stopGraceMs: parseDuration(ENV.stopGrace, environment[ENV.stopGrace]?.trim() || 'PT1S'),
+    drainMs: parseDuration(ENV.drain, environment[ENV.drain]?.trim() || 'PT15S'),
+    sessionLeaseMs: parseDuration(ENV.sessionLease, environment[ENV.sessionLease]?.trim() || 'PT30S'),
     clockSkewSeconds: 30,
     agent,
     engineIdleMs: parseDuration(ENV.engineIdle, environment[ENV.engineIdle]?.trim() || 'PT10M'),
     maxEngines: integer(ENV.maxEngines, environment[ENV.maxEngines], 6),
     scriptedDelayMs: integer(ENV.scriptedDelay, environment[ENV.scriptedDelay], 400),
     mcpConfigFile: environment[ENV.mcpConfig]?.trim() || undefined,
+    sandbox,
+    sandboxAllowedDomains: (environment[ENV.sandboxAllowedDomains] ?? '')
+      .split(',')
+      .map((d) => d.trim())
+      .filter((d) => d !== ''),
+    secretsDir: environment[ENV.secretsDir]?.trim() || undefined,
   };
+}
+
+/**
+ * From the mounted Secret's files when `TALKIDE_WORKER_SECRETS_DIR` is set (then the two variables must not
+ * be: a secret in the environment is readable in /proc for the worker's life), else from the variables.
+ */
+function secretsFrom(environment: NodeJS.ProcessEnv, required: (name: string) => string): WorkerSecrets {
+  const dir = environment[ENV.secretsDir]?.trim();
+  if (dir) {
+    if (environment[ENV.identityToken] || environment[ENV.commandKey]) {
+      throw new ConfigError(
+        `${ENV.secretsDir} is set: ${ENV.identityToken} and ${ENV.commandKey} must not be in the environment`,
+      );
+    }
+    return secretFiles(dir);
+  }
+  return fixedSecrets(required(ENV.identityToken), parseCommandKeys(required(ENV.commandKey)));
+}
+
+function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 /** `kid:base64url[,kid:base64url...]`, as the Secret's `command-key` holds it. */

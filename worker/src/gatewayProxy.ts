@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import {
   createServer,
   request as httpRequest,
@@ -14,10 +15,12 @@ import { MintFailed, type WorkerTokens } from './workerTokens.js';
 const log = logger('gateway-proxy');
 
 /**
- * The seed's LocalGatewayProxyServer (§6.3): the engine talks to
- * `http://127.0.0.1:<port>/<conversationId>/v1/...` with an inert credential; this proxy drops that
- * credential, attaches the conversation's WorkerToken and forwards to the control plane's gateway,
- * streaming the answer back byte for byte. The worker never holds an Anthropic key.
+ * The seed's LocalGatewayProxyServer (§6.3): each engine talks to `http://127.0.0.1:<port>/v1/messages`
+ * with its own capability as credential (a random secret granted when the engine starts, revoked when it
+ * ends); this proxy takes the conversation from that capability alone, drops it, attaches the
+ * conversation's WorkerToken and forwards to the control plane's gateway, streaming the answer back byte
+ * for byte. It serves exactly `POST /v1/messages` and `POST /v1/messages/count_tokens`. The worker never
+ * holds an Anthropic key.
  */
 export const GATEWAY_PATH = '/api/internal/gateway/anthropic';
 const FORWARDED_REQUEST_HEADERS = [
@@ -35,12 +38,26 @@ const FORWARDED_RESPONSE_HEADERS = new Set([
   'request-id',
   'anthropic-ratelimit-requests-remaining',
 ]);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The only requests an engine needs: exactly these paths, POST only, optionally with a query. */
+const ROUTES = new Set(['/v1/messages', '/v1/messages/count_tokens']);
+/** A query as the engine sends it (`beta=true`): plain key=value pairs, nothing a URL parser would reinterpret. */
+const QUERY = /^[A-Za-z0-9_.~-]+=[A-Za-z0-9_.~-]*(?:&[A-Za-z0-9_.~-]+=[A-Za-z0-9_.~-]*)*$/;
+/** Larger than any request the engine sends (its context window as JSON), small enough not to exhaust the heap. */
+const MAX_BODY = 32 * 1024 * 1024;
+
+/** A running engine's grant: its base URL and credential, and how to withdraw them once it is gone. */
+export interface ProxyGrant {
+  baseUrl: string;
+  credential: string;
+  revoke(): void;
+}
 
 export class GatewayProxy {
   private readonly server: Server;
   /** Conversations whose last gateway answer was a spending-limit denial: their turn is budget_exceeded. */
   private readonly denied = new Set<string>();
+  /** SHA-256 of each live engine's capability → its conversation. */
+  private readonly grants = new Map<string, string>();
   /** Called when the engine's request reaches the proxy (the benchmark's "first model call"). */
   onCall: ((conversationId: string) => void) | undefined;
 
@@ -70,8 +87,27 @@ export class GatewayProxy {
     return (this.server.address() as AddressInfo).port;
   }
 
-  baseUrlFor(conversationId: string): string {
-    return `http://127.0.0.1:${this.port()}/${conversationId}`;
+  /**
+   * A fresh capability for one engine of the conversation: the engine sends it as its API key. The proxy
+   * acts for a conversation only on a request carrying a capability granted for it; the conversation is
+   * never taken from the request. Revoked when the engine is closed.
+   */
+  grant(conversationId: string): ProxyGrant {
+    const credential = `tkcap_${randomBytes(32).toString('base64url')}`;
+    const key = digest(credential);
+    this.grants.set(key, conversationId);
+    return {
+      baseUrl: `http://127.0.0.1:${this.port()}`,
+      credential,
+      revoke: () => {
+        this.grants.delete(key);
+      },
+    };
+  }
+
+  /** How many engine capabilities are live (each engine holds one). */
+  liveGrants(): number {
+    return this.grants.size;
   }
 
   /** True once per spending-limit denial seen for the conversation since the last call. */
@@ -88,17 +124,50 @@ export class GatewayProxy {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
+  /** The conversation whose engine holds the request's capability (`Authorization: Bearer` or `x-api-key`). */
+  private conversationOf(req: IncomingMessage): string | undefined {
+    const authorization = req.headers.authorization;
+    const presented =
+      typeof authorization === 'string' && authorization.startsWith('Bearer ')
+        ? authorization.slice(7)
+        : req.headers['x-api-key'];
+    if (typeof presented !== 'string' || presented.length > 200) {
+      return undefined;
+    }
+    return this.grants.get(digest(presented));
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = req.url ?? '/';
-    const slash = url.indexOf('/', 1);
-    const conversationId = url.slice(1, slash < 0 ? url.length : slash);
-    if (!UUID.test(conversationId) || slash < 0) {
-      anthropicError(res, 404, 'not_found_error', 'expected /<conversationId>/v1/...');
+    // Judged on the raw request target, before any decoding or dot-segment folding: a path is served only
+    // when it is spelled exactly as one of the two routes (so `/v1/messages/../../x`, `%2e%2e`, `%2f`,
+    // `//`, absolute-form and anything else are simply not found).
+    const target = req.url ?? '';
+    const question = target.indexOf('?');
+    const path = question < 0 ? target : target.slice(0, question);
+    const query = question < 0 ? '' : target.slice(question + 1);
+    if (!ROUTES.has(path) || (question >= 0 && !QUERY.test(query))) {
+      req.resume();
+      anthropicError(res, 404, 'not_found_error', 'the worker proxies only POST /v1/messages[/count_tokens]');
+      return;
+    }
+    if (req.method !== 'POST') {
+      req.resume();
+      res.setHeader('allow', 'POST');
+      anthropicError(res, 405, 'invalid_request_error', `${path} takes only POST`);
+      return;
+    }
+    const conversationId = this.conversationOf(req);
+    if (conversationId === undefined) {
+      req.resume();
+      anthropicError(res, 401, 'authentication_error', 'no capability of a running engine');
       return;
     }
     this.onCall?.(conversationId);
-    const rest = url.slice(slash);
     const body = await readAll(req);
+    if (body === undefined) {
+      anthropicError(res, 413, 'request_too_large', 'the request is larger than the worker forwards');
+      return;
+    }
     // The engine cannot send the turn's trace context; the proxy knows the conversation's running turn.
     const traceparent = this.traces.of(conversationId);
     let token: string;
@@ -109,7 +178,7 @@ export class GatewayProxy {
       anthropicError(res, status, errorType(status), e instanceof Error ? e.message : 'minting failed');
       return;
     }
-    // The incoming authorization / x-api-key (an inert placeholder) is dropped here.
+    // The engine's capability (authorization / x-api-key) is dropped here: it means nothing past this proxy.
     const headers: Record<string, string> = {
       'x-worker-token': token,
       'content-length': String(body.length),
@@ -123,10 +192,14 @@ export class GatewayProxy {
     if (traceparent) {
       headers[TRACEPARENT] = traceparent;
     }
-    const target = new URL(GATEWAY_PATH + rest, this.controlPlane);
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    // Built from an exact route and a checked query: nothing here can climb out of the gateway's path.
+    const forward = new URL(
+      `${GATEWAY_PATH}${path}${question < 0 ? '' : `?${query}`}`,
+      this.controlPlane.origin,
+    );
+    const send = forward.protocol === 'https:' ? httpsRequest : httpRequest;
     await new Promise<void>((resolve) => {
-      const upstream = send(target, { method: req.method, headers }, (answer) => {
+      const upstream = send(forward, { method: 'POST', headers }, (answer) => {
         const status = answer.statusCode ?? 502;
         if (status === 429 && answer.headers['x-talkide-denial-reason'] === 'spending_limit') {
           this.denied.add(conversationId);
@@ -171,13 +244,27 @@ export class GatewayProxy {
   }
 }
 
-function readAll(req: IncomingMessage): Promise<Buffer> {
+function readAll(req: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        chunks.length = 0;
+        req.pause();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > MAX_BODY ? undefined : Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+function digest(credential: string): string {
+  return createHash('sha256').update(credential).digest('hex');
 }
 
 function errorType(status: number): string {

@@ -110,8 +110,20 @@ export class Reports {
     void this.drain();
   }
 
+  /** Waits (at most `timeoutMs`) until every queued report is sent: a stopping worker loses none it can send. */
+  async flush(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.queue.length > 0 && !this.stopped && Date.now() < deadline) {
+      void this.drain();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
   stop(): void {
     this.stopped = true;
+    if (this.queue.length > 0) {
+      log.warn('reports not sent before the stop', { count: this.queue.length });
+    }
     this.queue.length = 0;
   }
 

@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BUSY_RETRY_AFTER_SECONDS, EngineSlots } from './admission.js';
 import { CommandTokenRejected, type CommandTokenVerifier } from './commandToken.js';
 import { json, problem, readBody } from './http.js';
 import { logger } from './log.js';
 import type { Session } from './session.js';
 import type { StoredEvent } from './sessionFiles.js';
+import { SessionHeldElsewhere } from './sessionLease.js';
 import { SessionOwnedByOther, type SessionStore, WorkerStopping } from './sessionStore.js';
 import { TRACEPARENT, validTraceparent } from './traceContext.js';
 import type { TurnRunner } from './turnRunner.js';
@@ -27,6 +29,7 @@ export class SessionRoutes {
     private readonly verifier: CommandTokenVerifier,
     private readonly heartbeatMs: number,
     private readonly stopping: () => boolean,
+    private readonly slots: EngineSlots = new EngineSlots(Number.MAX_SAFE_INTEGER),
   ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -74,6 +77,11 @@ export class SessionRoutes {
         );
       } else if (e instanceof SessionOwnedByOther) {
         problem(res, 409, 'session-owned-by-other', 'Session belongs to another user', e.message);
+      } else if (e instanceof SessionHeldElsewhere) {
+        // Another pod still serves it (a rollout's old pod draining, or one that died and whose lease has
+        // not expired yet): nothing here may touch it until then.
+        res.setHeader('retry-after', '5');
+        problem(res, 503, 'session-held-elsewhere', 'Another worker serves this session', e.message);
       } else if (e instanceof WorkerStopping) {
         problem(res, 503, 'worker-stopping', 'The worker is stopping', 'Send the command again later.');
       } else {
@@ -148,13 +156,16 @@ export class SessionRoutes {
     const request = parseObject(body);
     const messageId = text(request, 'messageId', MAX_ID);
     const message = text(request, 'text', MAX_TEXT);
-    const { acceptance, turn } = session.accept(messageId, traceparent);
+    const { acceptance, turn } = session.accept(messageId, traceparent, () => this.slots.tryTake());
     switch (acceptance) {
       case 'started':
         if (turn) {
-          this.turns.run(session, turn, message).catch((e: unknown) => {
-            log.error('turn runner failed', { conversationId: session.id, error: String(e) });
-          });
+          this.turns
+            .run(session, turn, message)
+            .catch((e: unknown) => {
+              log.error('turn runner failed', { conversationId: session.id, error: String(e) });
+            })
+            .finally(() => this.slots.release());
         }
         json(res, 202, { messageId, status: 'accepted' });
         break;
@@ -163,6 +174,27 @@ export class SessionRoutes {
         break;
       case 'busy':
         problem(res, 409, 'turn-running', 'A turn is running', 'Send the next message after the turn ends.');
+        break;
+      case 'fenced':
+        this.slots.release(); // admitted, but never started
+        res.setHeader('retry-after', '5');
+        problem(
+          res,
+          503,
+          'session-held-elsewhere',
+          'Another worker serves this session',
+          'Send it again later.',
+        );
+        break;
+      case 'saturated':
+        res.setHeader('retry-after', String(BUSY_RETRY_AFTER_SECONDS));
+        problem(
+          res,
+          429,
+          'worker-busy',
+          'Every engine is busy',
+          `At most ${this.slots.max} turns run at once here; send the message again after Retry-After.`,
+        );
         break;
       default:
         notFound(res);

@@ -1,5 +1,6 @@
 import { Session } from './session.js';
 import { SessionFiles } from './sessionFiles.js';
+import type { SessionLeases } from './sessionLease.js';
 
 /**
  * The worker's sessions: in memory while it runs, on disk under the config directory for good. After a
@@ -17,7 +18,24 @@ export class SessionStore {
   constructor(
     private readonly configDir: string,
     private readonly now: () => number = Date.now,
+    /** One worker per session on the shared volume; none in unit tests of a single store. */
+    readonly leases?: SessionLeases,
   ) {}
+
+  /** A renewal found the session's lease taken: stop serving it here at once. */
+  leaseLost(conversationId: string): void {
+    this.sessions.get(conversationId)?.halt();
+    this.sessions.delete(conversationId);
+  }
+
+  private guard(files: SessionFiles, conversationId: string): SessionFiles {
+    const leases = this.leases;
+    if (leases) {
+      leases.acquire(conversationId, files.dir);
+      files.guard = () => leases.stillMine(files.dir);
+    }
+    return files;
+  }
 
   open(conversationId: string, userId: string): { session: Session; created: boolean; resumed: boolean } {
     const existing = this.find(conversationId);
@@ -28,12 +46,14 @@ export class SessionStore {
       return { session: existing, created: false, resumed: true };
     }
     const epoch = this.now().toString(36);
+    this.leases?.acquire(conversationId, SessionFiles.prepare(this.configDir, conversationId));
     const files = SessionFiles.create(this.configDir, {
       conversationId,
       userId,
       epoch,
       createdAt: new Date(this.now()).toISOString(),
     });
+    this.guard(files, conversationId);
     const session = new Session(conversationId, userId, epoch, files);
     this.sessions.set(conversationId, session);
     session.emit('session.status', { status: 'ready', detail: 'new session' });
@@ -44,9 +64,10 @@ export class SessionStore {
   find(conversationId: string): Session | undefined {
     this.refuseIfHalted();
     const session = this.sessions.get(conversationId);
-    if (session) {
+    if (session && !session.isHalted()) {
       return session;
     }
+    this.sessions.delete(conversationId); // fenced off: load it again only if the lease comes back
     if (!SessionFiles.exist(this.configDir, conversationId)) {
       return undefined;
     }
@@ -58,6 +79,7 @@ export class SessionStore {
   delete(conversationId: string): void {
     this.find(conversationId)?.delete();
     this.sessions.delete(conversationId);
+    this.leases?.forget(conversationId); // its directory, lease included, is gone
   }
 
   /** Stops every session as a killed process would. */
@@ -67,6 +89,7 @@ export class SessionStore {
       session.halt();
     }
     this.sessions.clear();
+    this.leases?.releaseAll(); // after the halt: nothing more is written, the successor may take them
   }
 
   size(): number {
@@ -80,10 +103,10 @@ export class SessionStore {
   }
 
   private load(conversationId: string): Session {
-    const files = SessionFiles.existing(this.configDir, conversationId);
+    const files = this.guard(SessionFiles.existing(this.configDir, conversationId), conversationId);
     const header = files.header();
     const session = new Session(conversationId, header.userId, header.epoch, files);
-    session.restore(files.readEvents());
+    session.restore(files.load());
     const unfinished = session.unfinishedTurn();
     if (unfinished) {
       session.emit('turn.failed', {

@@ -1,5 +1,12 @@
-import { type Options, type Query, query, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
+import {
+  type Options,
+  type Query,
+  query,
+  type SDKUserMessage,
+  type SpawnedProcess,
+} from '@anthropic-ai/claude-agent-sdk';
 import { type Agent, type SdkAgentSettings, sdkOptions } from './agent.js';
+import type { ProxyGrant } from './gatewayProxy.js';
 import { logger } from './log.js';
 
 const log = logger('engines');
@@ -45,12 +52,24 @@ class Inbox implements AsyncIterable<SDKUserMessage> {
 
 interface Engine {
   inbox: Inbox;
+  grant: ProxyGrant;
+  /** Its processes, once the SDK spawned them (during `query()`, before the engine object exists). */
+  spawned: SpawnedProcess[];
   query: Query;
   busy: boolean;
   lastUsed: number;
 }
 
-export function warmSdkAgent(settings: SdkAgentSettings, idleMs: number, maxEngines: number): WarmAgent {
+/** How long a new engine waits for a closed one's process to exit before the turn fails instead. */
+const ROOM_WAIT_MS = 30_000;
+
+export function warmSdkAgent(
+  settings: SdkAgentSettings,
+  idleMs: number,
+  maxEngines: number,
+  /** Engine processes still alive (a closed engine takes a moment to exit). */
+  liveProcesses: () => number = () => 0,
+): WarmAgent {
   const engines = new Map<string, Engine>();
 
   const discard = (id: string) => {
@@ -59,6 +78,16 @@ export function warmSdkAgent(settings: SdkAgentSettings, idleMs: number, maxEngi
       engines.delete(id);
       engine.inbox.end();
       engine.query.close();
+      engine.grant.revoke();
+      // An idle engine has nothing left to write; its end of input is not always enough to stop it
+      // promptly, and its memory is wanted for the next one.
+      for (const child of engine.spawned) {
+        if (child.exitCode !== null) continue;
+        child.kill('SIGTERM');
+        setTimeout(() => {
+          if (child.exitCode === null && !child.signalCode) child.kill('SIGKILL');
+        }, 3000).unref();
+      }
     }
   };
 
@@ -76,21 +105,49 @@ export function warmSdkAgent(settings: SdkAgentSettings, idleMs: number, maxEngi
   );
   sweep.unref();
 
-  const engineFor = (conversationId: string): Engine => {
+  const engineFor = async (conversationId: string): Promise<Engine> => {
     const existing = engines.get(conversationId);
     if (existing) {
       return existing;
     }
-    if (engines.size >= maxEngines) {
+    // Never more than maxEngines engines, counted both in this pool and as live processes (a closed one
+    // takes a moment to exit): close the least recently used idle engine and wait, until there is room.
+    // Admission keeps running turns below the limit, so an engine becomes idle in time.
+    const deadline = Date.now() + ROOM_WAIT_MS;
+    while (engines.size >= maxEngines || liveProcesses() >= maxEngines) {
+      if (engines.has(conversationId)) break; // another turn of this conversation made it meanwhile
       const idle = [...engines.entries()]
         .filter(([, e]) => !e.busy)
         .sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0];
-      if (idle) discard(idle[0]);
+      // Close one only if waiting for closed ones to exit would not make room.
+      const exiting = liveProcesses() - engines.size;
+      if (idle && (engines.size >= maxEngines || exiting <= 0)) {
+        discard(idle[0]);
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error('no engine became free');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const raced = engines.get(conversationId);
+    if (raced) {
+      return raced;
     }
     const inbox = new Inbox();
-    const options: Options = sdkOptions(settings, conversationId, new AbortController());
+    const grant = settings.grant(conversationId);
+    const options: Options = sdkOptions(settings, conversationId, new AbortController(), grant);
+    const spawned: SpawnedProcess[] = [];
+    const spawn = options.spawnClaudeCodeProcess;
+    if (spawn) {
+      options.spawnClaudeCodeProcess = (spawnOptions) => {
+        const child = spawn(spawnOptions);
+        spawned.push(child);
+        return child;
+      };
+    }
     const engine: Engine = {
       inbox,
+      grant,
+      spawned,
       query: query({ prompt: inbox, options }),
       busy: false,
       lastUsed: Date.now(),
@@ -100,7 +157,7 @@ export function warmSdkAgent(settings: SdkAgentSettings, idleMs: number, maxEngi
   };
 
   const run = async function* warm(turn: Parameters<Agent>[0]) {
-    const engine = engineFor(turn.conversationId);
+    const engine = await engineFor(turn.conversationId);
     engine.busy = true;
     let finished = false;
     const onAbort = () => {

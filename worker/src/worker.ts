@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { EngineSlots } from './admission.js';
 import { type Agent, type SdkAgentSettings, scriptedAgent, sdkAgent } from './agent.js';
 import { BuildApi } from './buildApi.js';
 import { BUILD_SERVER, buildServer, TurnSignals } from './buildTools.js';
@@ -13,6 +14,7 @@ import { logger } from './log.js';
 import { ISSUE_SERVER, issueTrackingServer, loadOperatorMcpServers } from './mcp.js';
 import { Reports } from './reports.js';
 import { SessionRoutes } from './routes.js';
+import { SessionLeases } from './sessionLease.js';
 import { SessionStore } from './sessionStore.js';
 import { TurnTraces } from './traceContext.js';
 import { TurnRunner } from './turnRunner.js';
@@ -20,6 +22,12 @@ import { type WarmAgent, warmSdkAgent } from './warmEngines.js';
 import { WorkerTokens } from './workerTokens.js';
 
 const log = logger('worker');
+
+/** How long a stop waits for queued reports after the drain. */
+const REPORT_FLUSH_MS = 5_000;
+
+/** Debian's ripgrep (in the image): the Bash sandbox's file scan without starting the engine's binary. */
+const SYSTEM_RIPGREP = '/usr/bin/rg';
 
 /** How long a stop waits for the engines to exit before it kills them (within a pod's 30 s grace). */
 const ENGINE_EXIT_MS = 10_000;
@@ -38,6 +46,7 @@ export class Worker {
   readonly reports: Reports;
   private warm: WarmAgent | undefined;
   private readonly engines = new EngineProcesses();
+  private readonly slots: EngineSlots;
 
   private constructor(
     readonly config: WorkerConfig,
@@ -45,11 +54,15 @@ export class Worker {
   ) {
     mkdirSync(config.configDir, { recursive: true });
     mkdirSync(config.workspaceDir, { recursive: true });
-    const tokens = new WorkerTokens(config.gatewayBaseUrl, config.identityToken);
+    const tokens = new WorkerTokens(config.gatewayBaseUrl, config.secrets.identityToken);
     const traces = new TurnTraces();
     this.proxy = new GatewayProxy(config.gatewayBaseUrl, tokens, traces);
     this.reports = new Reports(config.gatewayBaseUrl, tokens, traces);
-    this.sessions = new SessionStore(config.configDir);
+    this.sessions = new SessionStore(
+      config.configDir,
+      Date.now,
+      new SessionLeases(config.sessionLeaseMs, (id) => this.sessions.leaseLost(id)),
+    );
     const operatorServers = loadOperatorMcpServers(config.mcpConfigFile);
     // Builds: the control plane runs them; a build waits on (and is cancelled with) the turn that started it.
     const builds = new BuildApi(config.gatewayBaseUrl, tokens);
@@ -58,7 +71,13 @@ export class Worker {
       configDir: config.configDir,
       workspaceDir: config.workspaceDir,
       model: config.model,
-      baseUrlFor: (id) => this.proxy.baseUrlFor(id),
+      grant: (id) => this.proxy.grant(id),
+      boundary: {
+        sandbox: config.sandbox,
+        allowedDomains: config.sandboxAllowedDomains,
+        deniedDirs: [config.configDir, ...(config.secretsDir ? [config.secretsDir] : [])],
+        ripgrep: existsSync(SYSTEM_RIPGREP) ? SYSTEM_RIPGREP : undefined,
+      },
       spawnEngine: this.engines.spawn,
       mcpServers: (id) => ({
         ...operatorServers,
@@ -67,7 +86,7 @@ export class Worker {
       }),
     };
     if (!agentOverride && config.agent === 'sdk' && config.engineIdleMs > 0) {
-      this.warm = warmSdkAgent(settings, config.engineIdleMs, config.maxEngines);
+      this.warm = warmSdkAgent(settings, config.engineIdleMs, config.maxEngines, () => this.engines.count());
     }
     const agent = turnSignals.track(
       agentOverride ??
@@ -75,17 +94,19 @@ export class Worker {
         (config.agent === 'scripted' ? scriptedAgent(config.scriptedDelayMs) : sdkAgent(settings)),
     );
     const verifier = new CommandTokenVerifier({
-      keys: config.commandKeys,
+      keys: config.secrets.commandKeys,
       tenant: config.tenant,
       env: config.env,
       clockSkewSeconds: config.clockSkewSeconds,
     });
+    this.slots = new EngineSlots(Math.max(1, config.maxEngines));
     const routes = new SessionRoutes(
       this.sessions,
       new TurnRunner(agent, this.proxy, this.reports, traces),
       verifier,
       config.heartbeatMs,
       () => this.stopping,
+      this.slots,
     );
     this.server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0];
@@ -133,14 +154,28 @@ export class Worker {
   }
 
   /**
-   * Takes no more commands and writes nothing more at once; keeps answering 503 for `graceMs` (while the
-   * Service still routes to a terminating pod), then closes the sockets.
+   * Takes no more commands (503) at once; lets running turns finish for at most `drainMs` (their streams
+   * stay open, so the control plane sees them end) and sends the queued reports (at most 5 s); then writes
+   * nothing more, keeps answering 503 for `graceMs` (while the Service still routes to a terminating pod)
+   * and closes the sockets. A turn still running after the drain is left for the successor to report.
    */
-  async stop(graceMs = this.config.stopGraceMs): Promise<void> {
+  async stop(graceMs = this.config.stopGraceMs, drainMs = this.config.drainMs): Promise<void> {
     if (this.stopping) {
       return;
     }
     this.stopping = true;
+    const drainUntil = Date.now() + drainMs;
+    while (this.slots.inUse() > 0 && Date.now() < drainUntil) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    if (this.slots.inUse() > 0) {
+      log.warn('turns still running after the drain; the successor reports them', {
+        running: this.slots.inUse(),
+      });
+    }
+    await this.reports.flush(
+      Math.min(REPORT_FLUSH_MS, Math.max(0, drainUntil + REPORT_FLUSH_MS - Date.now())),
+    );
     this.sessions.haltAll();
     this.reports.stop();
     this.warm?.close();

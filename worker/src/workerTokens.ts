@@ -23,7 +23,8 @@ export class WorkerTokens {
 
   constructor(
     private readonly controlPlane: URL,
-    private readonly identityToken: string,
+    /** Read on every mint: a rotated identity token is used at once. */
+    private readonly identityToken: () => string,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -53,7 +54,7 @@ export class WorkerTokens {
       response = await fetch(new URL('/api/v1/worker-gateway/token/mint', this.controlPlane), {
         method: 'POST',
         headers: withTraceparent(
-          { authorization: `Bearer ${this.identityToken}`, 'content-type': 'application/json' },
+          { authorization: `Bearer ${this.identityToken()}`, 'content-type': 'application/json' },
           traceparent,
         ),
         body: JSON.stringify({ conversationId }),

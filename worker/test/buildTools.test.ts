@@ -76,7 +76,7 @@ async function fakeControlPlane(onLogs: (res: ServerResponse) => void): Promise<
 }
 
 function api(fake: Fake): BuildApi {
-  return new BuildApi(fake.url, new WorkerTokens(fake.url, 'tkwi'));
+  return new BuildApi(fake.url, new WorkerTokens(fake.url, () => 'tkwi'));
 }
 
 test('run_build starts the build, streams its log as progress and returns the outcome with the tail', async () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
-import { GatewayProxy } from '../src/gatewayProxy.js';
+import { GatewayProxy, type ProxyGrant } from '../src/gatewayProxy.js';
 import { WorkerTokens } from '../src/workerTokens.js';
 
 /** The local gateway proxy against a fake control plane on a real socket. */
@@ -47,24 +47,23 @@ async function controlPlane(
 }
 
 async function proxyFor(url: URL, now = () => Date.now()) {
-  const proxy = new GatewayProxy(url, new WorkerTokens(url, 'tkwi_identity', now));
+  const proxy = new GatewayProxy(url, new WorkerTokens(url, () => 'tkwi_identity', now));
   await proxy.listen();
   return proxy;
 }
 
-const post = (base: string, body = '{"model":"m","stream":true}') =>
-  fetch(`${base}/v1/messages?beta=true`, {
+const post = (grant: ProxyGrant, body = '{"model":"m","stream":true}') =>
+  fetch(`${grant.baseUrl}/v1/messages?beta=true`, {
     method: 'POST',
     headers: {
-      authorization: 'Bearer inert',
-      'x-api-key': 'inert',
+      authorization: `Bearer ${grant.credential}`,
       'content-type': 'application/json',
       'anthropic-version': '2023-06-01',
     },
     body,
   });
 
-test('the inert credential is dropped, a WorkerToken attached, and the answer streamed byte for byte', async () => {
+test("the engine's capability is dropped, a WorkerToken attached, and the answer streamed byte for byte", async () => {
   const chunks = ['event: message_start\ndata: {"a":1}\n\n', 'event: ping\ndata: {"b":"é☃"}\n\n'];
   const { url, seen } = await controlPlane((res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': 'req_1', 'set-cookie': 'x=y' });
@@ -72,7 +71,7 @@ test('the inert credential is dropped, a WorkerToken attached, and the answer st
     setTimeout(() => res.end(chunks[1]), 20);
   });
   const proxy = await proxyFor(url);
-  const response = await post(proxy.baseUrlFor(CONVERSATION), '{"model":"m","stream":true,"x":"☃"}');
+  const response = await post(proxy.grant(CONVERSATION), '{"model":"m","stream":true,"x":"☃"}');
   assert.equal(response.status, 200);
   assert.equal(Buffer.from(await response.arrayBuffer()).toString('utf8'), chunks.join(''));
   assert.equal(response.headers.get('request-id'), 'req_1');
@@ -92,12 +91,13 @@ test('a minted token is reused while it has 30 s left, then minted afresh', asyn
   let now = 1_000_000;
   const { url, seen } = await controlPlane((res) => res.end('{}'), 200, 60);
   const proxy = await proxyFor(url, () => now);
-  await (await post(proxy.baseUrlFor(CONVERSATION))).text();
+  const grant = proxy.grant(CONVERSATION);
+  await (await post(grant)).text();
   now += 29_000;
-  await (await post(proxy.baseUrlFor(CONVERSATION))).text();
+  await (await post(grant)).text();
   assert.equal(seen.mints, 1);
   now += 2_000; // 29 s left
-  await (await post(proxy.baseUrlFor(CONVERSATION))).text();
+  await (await post(grant)).text();
   assert.equal(seen.mints, 2);
   assert.deepEqual(
     seen.gateway.map((g) => g.headers['x-worker-token']),
@@ -109,7 +109,7 @@ test('a minted token is reused while it has 30 s left, then minted afresh', asyn
 test('a mint refusal and an unreachable control plane become Anthropic-shaped errors', async () => {
   const { url } = await controlPlane((res) => res.end('{}'), 403);
   const proxy = await proxyFor(url);
-  const refused = await post(proxy.baseUrlFor(CONVERSATION));
+  const refused = await post(proxy.grant(CONVERSATION));
   assert.equal(refused.status, 403);
   assert.deepEqual(
     ((await refused.json()) as { type: string; error: { type: string } }).error.type,
@@ -118,7 +118,7 @@ test('a mint refusal and an unreachable control plane become Anthropic-shaped er
   await proxy.close();
 
   const gone = await proxyFor(new URL('http://127.0.0.1:9'));
-  const unreachable = await post(gone.baseUrlFor(CONVERSATION));
+  const unreachable = await post(gone.grant(CONVERSATION));
   assert.equal(unreachable.status, 502);
   const body = (await unreachable.json()) as { type: string; error: { type: string; message: string } };
   assert.equal(body.type, 'error');
@@ -133,12 +133,141 @@ test('a spending-limit 429 is remembered for the turn as a budget denial', async
     res.end('{"type":"error","error":{"type":"rate_limit_error","message":"limit"}}');
   });
   const proxy = await proxyFor(url);
-  const denied = await post(proxy.baseUrlFor(CONVERSATION));
+  const denied = await post(proxy.grant(CONVERSATION));
   assert.equal(denied.status, 429);
   assert.equal(denied.headers.get('x-talkide-denial-reason'), 'spending_limit');
   await denied.text();
   assert.equal(proxy.takeBudgetDenial(CONVERSATION), true);
   assert.equal(proxy.takeBudgetDenial(CONVERSATION), false);
-  assert.equal((await post(`http://127.0.0.1:${proxy.port()}/not-a-conversation`)).status, 404);
+  await proxy.close();
+});
+
+/** A request as a hostile tool would send it: the raw target is written as given, never normalised. */
+function raw(
+  port: number,
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; allow?: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path: target, headers, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (c) => {
+        body += c;
+      });
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body, allow: res.headers.allow as string | undefined }),
+      );
+    });
+    req.on('error', reject);
+    req.end(method === 'GET' || method === 'HEAD' ? undefined : '{"model":"m"}');
+  });
+}
+
+test('only POST /v1/messages and /v1/messages/count_tokens are served; every other target is refused unforwarded', async () => {
+  const { url, seen } = await controlPlane((res) => res.end('{}'));
+  const proxy = await proxyFor(url);
+  const grant = proxy.grant(CONVERSATION);
+  const auth = { authorization: `Bearer ${grant.credential}`, 'content-type': 'application/json' };
+  const port = proxy.port();
+  for (const target of [
+    `/${CONVERSATION}/../../worker/issues`,
+    `/${CONVERSATION}/v1/messages`,
+    '/v1/messages/../../../api/internal/worker/issues',
+    '/v1/messages/%2e%2e/%2e%2e/worker/issues',
+    '/v1/%2e%2e/%2e%2e/api/internal/worker/issues',
+    '/v1/messages%2fcount_tokens',
+    '/v1/messages%2Fcount_tokens',
+    '/v1//messages',
+    '//v1/messages',
+    '/v1/messages/',
+    '/v1/./messages',
+    '/V1/messages',
+    '/v1/messages;x=1',
+    '/v1/messages/batches',
+    '/v1/models',
+    '/api/internal/worker/issues',
+    'http://127.0.0.1:9/v1/messages',
+    '/v1/messages?x=../../worker/issues',
+    '/v1/messages?a=%2e%2e',
+    '/v1/messages?a=b#c',
+    '/v1/messages?',
+  ]) {
+    const answer = await raw(port, 'POST', target, auth);
+    assert.equal(answer.status, 404, target);
+    const body = JSON.parse(answer.body) as { type: string; error: { type: string } };
+    assert.equal(body.type, 'error', target);
+    assert.equal(body.error.type, 'not_found_error', target);
+  }
+  for (const method of ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+    const answer = await raw(port, method, '/v1/messages', auth);
+    assert.equal(answer.status, 405, method);
+    assert.equal(answer.allow, 'POST');
+    assert.equal((JSON.parse(answer.body) as { type: string }).type, 'error');
+  }
+  assert.equal(seen.gateway.length + seen.mints, 0, 'nothing refused reached the control plane');
+
+  assert.equal((await raw(port, 'POST', '/v1/messages?beta=true', auth)).status, 200);
+  assert.equal((await raw(port, 'POST', '/v1/messages/count_tokens?beta=true', auth)).status, 200);
+  assert.equal((await raw(port, 'POST', '/v1/messages', auth)).status, 200);
+  assert.deepEqual(
+    seen.gateway.map((g) => g.url),
+    [
+      '/api/internal/gateway/anthropic/v1/messages?beta=true',
+      '/api/internal/gateway/anthropic/v1/messages/count_tokens?beta=true',
+      '/api/internal/gateway/anthropic/v1/messages',
+    ],
+  );
+  await proxy.close();
+});
+
+test('the proxy acts only for the conversation of the capability presented, and not once it is revoked', async () => {
+  const { url, seen } = await controlPlane((res) => res.end('{}'));
+  const proxy = await proxyFor(url);
+  const mine = proxy.grant(CONVERSATION);
+  const other = '7d1c1f3e-2a4b-4c5d-8e9f-0a1b2c3d4e5f';
+  const theirs = proxy.grant(other);
+  assert.notEqual(mine.credential, theirs.credential);
+  const port = proxy.port();
+  const json = { 'content-type': 'application/json' };
+  for (const headers of [
+    json,
+    { ...json, authorization: 'Bearer inert' },
+    { ...json, 'x-api-key': 'tkcap_guess' },
+    { ...json, authorization: `Bearer ${mine.credential}x` },
+    { ...json, authorization: mine.credential },
+  ]) {
+    const answer = await raw(port, 'POST', '/v1/messages', headers);
+    assert.equal(answer.status, 401, JSON.stringify(headers));
+    assert.equal((JSON.parse(answer.body) as { error: { type: string } }).error.type, 'authentication_error');
+  }
+  // A conversation id in the path means nothing: only the capability says whose turn this is.
+  assert.equal(
+    (
+      await raw(port, 'POST', `/${other}/v1/messages`, {
+        ...json,
+        authorization: `Bearer ${mine.credential}`,
+      })
+    ).status,
+    404,
+  );
+  assert.equal(
+    (await raw(port, 'POST', '/v1/messages', { ...json, 'x-api-key': theirs.credential })).status,
+    200,
+  );
+  assert.equal(
+    (await raw(port, 'POST', '/v1/messages', { ...json, authorization: `Bearer ${mine.credential}` })).status,
+    200,
+  );
+  assert.deepEqual(
+    seen.gateway.map((g) => g.headers['x-worker-token']),
+    ['wt-1', 'wt-2'],
+  );
+  theirs.revoke();
+  assert.equal(
+    (await raw(port, 'POST', '/v1/messages', { ...json, 'x-api-key': theirs.credential })).status,
+    401,
+  );
+  assert.equal(proxy.liveGrants(), 1);
   await proxy.close();
 });

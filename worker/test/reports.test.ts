@@ -34,7 +34,7 @@ test('a report is retried with backoff until stored, and carries its own id', as
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  const reports = new Reports(url, new WorkerTokens(url, 'tkwi'), new TurnTraces(), () => 10);
+  const reports = new Reports(url, new WorkerTokens(url, () => 'tkwi'), new TurnTraces(), () => 10);
   const conversation = '0b6f7a54-3c1e-4c4e-9d43-1f7a2b6c9d10';
   reports.toolEvent(conversation, 'toolu_1', 'Bash', 'completed', false, 42);
   reports.usage(conversation, {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { bodyHash } from '../src/commandToken.js';
 import type { WorkerConfig } from '../src/config.js';
+import { fixedSecrets } from '../src/secrets.js';
 
 /** Test helpers: a worker config on a temp dir, and a signer playing the control plane. */
 export const KEY = new Uint8Array(32).fill(7);
@@ -15,21 +16,25 @@ export function testConfig(overrides: Partial<WorkerConfig> = {}): WorkerConfig 
     tenant: 'acme',
     env: 'dev',
     gatewayBaseUrl: new URL('http://127.0.0.1:9'),
-    identityToken: 'tkwi_test',
-    commandKeys: [{ kid: 'k1', key: KEY }],
+    secrets: fixedSecrets('tkwi_test', [{ kid: 'k1', key: KEY }]),
     configDir: dir,
-    workspaceDir: join(dir, 'workspace'),
+    workspaceDir: `${dir}-workspace`,
     port: 0,
     host: '127.0.0.1',
     model: 'claude-test',
     heartbeatMs: 200,
     stopGraceMs: 0,
+    drainMs: 0,
+    sessionLeaseMs: 30_000,
     clockSkewSeconds: 30,
     agent: 'scripted',
     scriptedDelayMs: 50,
     engineIdleMs: 0,
     maxEngines: 2,
     mcpConfigFile: undefined,
+    sandbox: 'off',
+    sandboxAllowedDomains: [],
+    secretsDir: undefined,
     ...overrides,
   };
 }

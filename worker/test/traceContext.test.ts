@@ -50,9 +50,10 @@ async function controlPlane(): Promise<{ url: URL; calls: Call[] }> {
 /** Plays the engine: one model call through the proxy, one tool use, an issue report, a result. */
 function engine(worker: () => Worker): Agent {
   return async function* (turn) {
-    const answer = await fetch(`${worker().proxy.baseUrlFor(turn.conversationId)}/v1/messages`, {
+    const grant = worker().proxy.grant(turn.conversationId);
+    const answer = await fetch(`${grant.baseUrl}/v1/messages`, {
       method: 'POST',
-      headers: { authorization: 'Bearer inert', 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${grant.credential}`, 'content-type': 'application/json' },
       body: '{"model":"m","stream":true}',
     });
     await answer.text();

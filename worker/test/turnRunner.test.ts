@@ -17,7 +17,7 @@ async function endOf(agent: Agent, budgetDenied = false) {
   session.subscribe(undefined, { send: (e) => events.push(e), end: () => {} });
   const reports = new Reports(
     new URL('http://127.0.0.1:9'),
-    new WorkerTokens(new URL('http://127.0.0.1:9'), 'x'),
+    new WorkerTokens(new URL('http://127.0.0.1:9'), () => 'x'),
   );
   reports.stop(); // reports are not what this test is about
   const runner = new TurnRunner(

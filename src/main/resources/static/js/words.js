@@ -42,6 +42,8 @@ export function workerStatus(data) {
       return 'Mara’s workspace is unavailable right now. Your message is kept and will be delivered when it is back.';
     case 'unreachable':
       return 'Mara’s workspace cannot be reached right now. The console keeps trying.' + (detail ? ` (${detail})` : '');
+    case 'busy':
+      return 'Mara is busy with other conversations. Your message is queued and will start as soon as she is free.';
     case 'ready':
       return null;
     default:

@@ -39,6 +39,10 @@ import org.springframework.validation.annotation.Validated;
  * @param workerEgress where workers may connect besides the control plane and their allow-list
  * @param sessionVolumeBindTimeout how long a new session volume may stay {@code Pending} before the
  *     tenant-environment shows {@code DEGRADED} with reason {@code session-volume-unbound}
+ * @param workerSeccompProfile a Localhost seccomp profile (relative to the kubelet's seccomp directory,
+ *     present on every node) that allows the namespace syscalls bubblewrap needs: the worker's Bash sandbox
+ *     (SPEC §8a, docs/security.md). Unset: RuntimeDefault, under which the sandbox cannot start and every
+ *     turn that runs Bash fails closed
  */
 @Validated
 @ConfigurationProperties("talkide.provisioning")
@@ -61,7 +65,8 @@ public record ProvisioningProperties(
         @Valid @DefaultValue Resources jobContainerDefaults,
         @Valid @DefaultValue TenantAccess tenantAccess,
         @Valid @DefaultValue WorkerEgress workerEgress,
-        @NotNull @DefaultValue("2m") Duration sessionVolumeBindTimeout) {
+        @NotNull @DefaultValue("2m") Duration sessionVolumeBindTimeout,
+        @Nullable String workerSeccompProfile) {
 
     public ProvisioningProperties {
         if (controlPlanePodLabels.isEmpty()) {

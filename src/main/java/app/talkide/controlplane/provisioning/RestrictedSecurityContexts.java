@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The restricted Pod Security profile as the worker's user, for every pod that runs agent-written code: the
@@ -17,6 +18,22 @@ public final class RestrictedSecurityContexts {
 
     /** Pod level: the worker's user and group, RuntimeDefault seccomp. */
     public static PodSecurityContext workerPod() {
+        return workerPod(null);
+    }
+
+    /**
+     * Pod level with a Localhost seccomp profile (allowed under the restricted level) when one is given: the
+     * worker's Bash sandbox needs user namespaces, which RuntimeDefault refuses.
+     */
+    public static PodSecurityContext workerPod(@Nullable String localhostProfile) {
+        if (localhostProfile != null && !localhostProfile.isBlank()) {
+            return new PodSecurityContextBuilder(workerPod(null))
+                    .withNewSeccompProfile()
+                    .withType("Localhost")
+                    .withLocalhostProfile(localhostProfile)
+                    .endSeccompProfile()
+                    .build();
+        }
         return new PodSecurityContextBuilder()
                 .withRunAsNonRoot(true)
                 .withRunAsUser(WORKER_UID)

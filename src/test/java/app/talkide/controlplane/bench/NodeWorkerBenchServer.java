@@ -1,7 +1,6 @@
 package app.talkide.controlplane.bench;
 
 import app.talkide.controlplane.ControlPlaneApplication;
-import app.talkide.controlplane.token.WorkerPrincipal;
 import jakarta.servlet.Filter;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,12 +16,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.core.Ordered;
-import org.springframework.security.core.Authentication;
-import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.ServerResponse;
@@ -37,7 +33,6 @@ import org.springframework.web.servlet.function.ServerResponse;
 public final class NodeWorkerBenchServer {
 
     private static final String GATEWAY_MESSAGES = "/api/internal/gateway/anthropic/v1/messages";
-    private static final String ARRIVED = NodeWorkerBenchServer.class.getName() + ".arrived";
     private static final Pattern RSS_KB = Pattern.compile("VmRSS:\\s+(\\d+)");
 
     /** Per conversation, each model call's arrival and end (its response complete), epoch microseconds. */
@@ -47,32 +42,26 @@ public final class NodeWorkerBenchServer {
         new SpringApplicationBuilder(ControlPlaneApplication.class)
                 .initializers((GenericApplicationContext context) -> {
                     context.registerBean("benchArrival", FilterRegistrationBean.class, () -> stamp());
-                    context.registerBean("benchModelCalls", FilterRegistrationBean.class, () -> file());
                     context.registerBean("benchRoutes", RouterFunction.class, NodeWorkerBenchServer::routes);
                 })
                 .run(args);
     }
 
+    /**
+     * First of all filters: the gateway now answers from its own filter outside the Spring Security chain
+     * (docs/security.md), so a later filter would never see the call. The conversation is read from the
+     * WorkerToken's {@code cid} claim (the gateway verifies the token; a bench server trusts its own worker).
+     */
     private static FilterRegistrationBean<Filter> stamp() {
         FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>((request, response, chain) -> {
-            request.setAttribute(ARRIVED, micros());
-            chain.doFilter(request, response);
-        });
-        registration.addUrlPatterns(GATEWAY_MESSAGES);
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
-        return registration;
-    }
-
-    private static FilterRegistrationBean<Filter> file() {
-        FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>((request, response, chain) -> {
-            Authentication caller = SecurityContextHolder.getContext().getAuthentication();
+            long arrived = micros();
+            UUID conversation =
+                    conversationOf(((jakarta.servlet.http.HttpServletRequest) request).getHeader("X-Worker-Token"));
             long[] call = null;
-            if (caller != null
-                    && caller.getPrincipal() instanceof WorkerPrincipal worker
-                    && request.getAttribute(ARRIVED) instanceof Long arrived) {
+            if (conversation != null) {
                 call = new long[] {arrived, 0};
                 modelCalls
-                        .computeIfAbsent(worker.conversationId(), id -> new CopyOnWriteArrayList<>())
+                        .computeIfAbsent(conversation, id -> new CopyOnWriteArrayList<>())
                         .add(call);
             }
             chain.doFilter(request, response);
@@ -81,8 +70,26 @@ public final class NodeWorkerBenchServer {
             }
         });
         registration.addUrlPatterns(GATEWAY_MESSAGES);
-        registration.setOrder(SecurityFilterProperties.DEFAULT_FILTER_ORDER + 10);
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
         return registration;
+    }
+
+    private static final Pattern CID = Pattern.compile("\"cid\"\\s*:\\s*\"([0-9a-fA-F-]{36})\"");
+
+    /** The {@code cid} claim of a WorkerToken (not verified: the gateway does that). */
+    static @org.jspecify.annotations.Nullable UUID conversationOf(@org.jspecify.annotations.Nullable String token) {
+        if (token == null || token.split("\\.").length != 3) {
+            return null;
+        }
+        try {
+            String claims = new String(
+                    java.util.Base64.getUrlDecoder().decode(token.split("\\.")[1]),
+                    java.nio.charset.StandardCharsets.UTF_8);
+            Matcher cid = CID.matcher(claims);
+            return cid.find() ? UUID.fromString(cid.group(1)) : null;
+        } catch (IllegalArgumentException malformed) {
+            return null;
+        }
     }
 
     private static RouterFunction<ServerResponse> routes() {

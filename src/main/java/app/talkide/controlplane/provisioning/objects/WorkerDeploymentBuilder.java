@@ -7,7 +7,6 @@ import app.talkide.controlplane.provisioning.RestrictedSecurityContexts;
 import app.talkide.controlplane.provisioning.WorkerPod;
 import app.talkide.controlplane.provisioning.desired.DesiredState;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
-import app.talkide.controlplane.workercontract.WorkerSecretKeys;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -28,17 +27,30 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Deployment {@code talkide-worker}: one worker pod with the environment of the worker contract,
- * its tokens from the Secret, its sessions on the shared volume, locked down (non-root, read-only root
- * filesystem, no privilege escalation, no capabilities). The pod-template annotation
- * {@link ManagedNames#ROLLED_AT_ANNOTATION} is what rolls it: pods read the Secret only when they start.
+ * its tokens from the Secret mounted as files (re-read by the worker when the kubelet updates them), its sessions
+ * on the shared volume, locked down (non-root, read-only root filesystem, no privilege escalation, no
+ * capabilities). The pod-template annotation {@link ManagedNames#ROLLED_AT_ANNOTATION} still rolls it when
+ * asked.
  * Rolling updates start the new pod before stopping the old one, so token rotation never leaves a gap.
  */
 public final class WorkerDeploymentBuilder {
 
     public static final String CONTAINER = "worker";
     public static final String CONFIG_DIR = "/data/claude";
-    /** The agent's working tree on the session volume (the worker's own default, stated so it is visible). */
-    public static final String WORKSPACE_DIR = CONFIG_DIR + "/workspace";
+    /**
+     * The agent's working tree: the session volume's {@code workspace} directory (where it always was), mounted
+     * a second time outside {@code CLAUDE_CONFIG_DIR}, so the tools' directory holds no session (the worker
+     * refuses a working tree inside it; docs/security.md).
+     */
+    public static final String WORKSPACE_DIR = "/data/workspace";
+
+    static final String WORKSPACE_SUBPATH = "workspace";
+    /** The Secret as files, re-read by the worker when the kubelet updates them; never in the environment. */
+    public static final String SECRETS_DIR = "/var/run/secrets/talkide";
+
+    static final String SECRET_VOLUME = "worker-token";
+    /** Owner root, group the pod's fsGroup (the worker): read-only for the worker, nothing for others. */
+    static final int SECRET_FILE_MODE = 0440;
     /**
      * Writable scratch space under the read-only root filesystem: Node, git and the engine write to
      * {@code TMPDIR} and {@code HOME} (caches, git config), each an {@code emptyDir} with a size limit.
@@ -96,7 +108,7 @@ public final class WorkerDeploymentBuilder {
                 .withRuntimeClassName(pod.runtimeClassName())
                 // No Kubernetes credentials in a pod that runs agent-written code (docs/builds.md).
                 .withAutomountServiceAccountToken(false)
-                .withSecurityContext(RestrictedSecurityContexts.workerPod())
+                .withSecurityContext(RestrictedSecurityContexts.workerPod(properties.workerSeccompProfile()))
                 .addNewContainer()
                 .withName(CONTAINER)
                 .withImage(desired.workerImage())
@@ -116,6 +128,16 @@ public final class WorkerDeploymentBuilder {
                 .withMountPath(CONFIG_DIR)
                 .endVolumeMount()
                 .addNewVolumeMount()
+                .withName(ManagedNames.SESSIONS_VOLUME)
+                .withMountPath(WORKSPACE_DIR)
+                .withSubPath(WORKSPACE_SUBPATH)
+                .endVolumeMount()
+                .addNewVolumeMount()
+                .withName(SECRET_VOLUME)
+                .withMountPath(SECRETS_DIR)
+                .withReadOnly(true)
+                .endVolumeMount()
+                .addNewVolumeMount()
                 .withName(TMP_VOLUME)
                 .withMountPath(TMP_DIR)
                 .endVolumeMount()
@@ -130,6 +152,13 @@ public final class WorkerDeploymentBuilder {
                 .withNewPersistentVolumeClaim()
                 .withClaimName(ManagedNames.SESSIONS_VOLUME)
                 .endPersistentVolumeClaim()
+                .endVolume()
+                .addNewVolume()
+                .withName(SECRET_VOLUME)
+                .withNewSecret()
+                .withSecretName(ManagedNames.WORKER_SECRET)
+                .withDefaultMode(SECRET_FILE_MODE)
+                .endSecret()
                 .endVolume()
                 // A read-only root filesystem still needs somewhere for Node and git to write scratch files;
                 // bounded, or one runaway build fills the node's disk and the kubelet evicts its neighbours.
@@ -189,8 +218,11 @@ public final class WorkerDeploymentBuilder {
         return List.of(
                 value("TALKIDE_GATEWAY_BASE_URL", properties.gatewayBaseUrl().toString()),
                 value("TALKIDE_CONTROL_PLANE_URL", properties.controlPlaneUrl().toString()),
-                fromSecret("TALKIDE_WORKER_IDENTITY_TOKEN", WorkerSecretKeys.IDENTITY_TOKEN),
-                fromSecret("TALKIDE_WORKER_COMMAND_KEY", WorkerSecretKeys.COMMAND_KEY),
+                // The identity token and command keys as files (WorkerSecretKeys names them): a variable stays
+                // readable in /proc/<pid>/environ by every process of the worker's uid, Mara's tools included.
+                value("TALKIDE_WORKER_SECRETS_DIR", SECRETS_DIR),
+                // Bash in bubblewrap with /proc bound, not mounted: what a pod without CAP_SYS_ADMIN allows.
+                value("TALKIDE_WORKER_SANDBOX", "nested"),
                 value("CLAUDE_CONFIG_DIR", CONFIG_DIR),
                 value("TALKIDE_WORKSPACE_DIR", WORKSPACE_DIR),
                 value("HOME", HOME_DIR),
@@ -236,15 +268,6 @@ public final class WorkerDeploymentBuilder {
 
     private static EnvVar value(String name, String value) {
         return new EnvVarBuilder().withName(name).withValue(value).build();
-    }
-
-    private static EnvVar fromSecret(String name, String key) {
-        return new EnvVarBuilder()
-                .withName(name)
-                .withNewValueFrom()
-                .withNewSecretKeyRef(key, ManagedNames.WORKER_SECRET, false)
-                .endValueFrom()
-                .build();
     }
 
     private WorkerDeploymentBuilder() {}

@@ -6,6 +6,8 @@ public enum MessageOutcome {
     ACCEPTED,
     /** 409: a turn is running; send again when it has ended. */
     BUSY,
+    /** 429: every engine the worker can hold is busy; the message was not taken, send it again later. */
+    WORKER_BUSY,
     /** 400: the worker will never take this message (e.g. too long). */
     REJECTED
 }

@@ -71,6 +71,7 @@ public class WorkerClient {
         return switch (response.statusCode()) {
             case 202 -> MessageOutcome.ACCEPTED;
             case 409 -> MessageOutcome.BUSY;
+            case 429 -> MessageOutcome.WORKER_BUSY;
             case 400, 413 -> MessageOutcome.REJECTED;
             case 404 -> throw new SessionUnknown();
             default -> throw unexpected(response);

@@ -196,6 +196,16 @@ class MessageDelivery implements SmartLifecycle {
             }
             span.tag("talkide.delivery.outcome", outcome.name().toLowerCase(java.util.Locale.ROOT));
         }
+        if (outcome == MessageOutcome.WORKER_BUSY) {
+            // Every engine the pod can hold is busy: the message stays queued, the user is told, and it is
+            // offered again after the worker's Retry-After (the busy poll), never faster.
+            notices.report(
+                    conversationId,
+                    WorkerStatusNotices.BUSY,
+                    "Every engine of the worker is busy; the message is queued.");
+            Thread.sleep(settings.busyPoll().toMillis());
+            return false;
+        }
         notices.ready(conversationId);
         switch (outcome) {
             case ACCEPTED -> {
@@ -212,6 +222,9 @@ class MessageDelivery implements SmartLifecycle {
             case REJECTED -> {
                 reject(conversationId, message);
                 return true;
+            }
+            case WORKER_BUSY -> {
+                return false; // handled above
             }
         }
         return false;

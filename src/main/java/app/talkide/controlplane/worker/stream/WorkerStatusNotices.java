@@ -22,6 +22,8 @@ public class WorkerStatusNotices {
     public static final String STARTING = "starting";
     public static final String UNAVAILABLE = "unavailable";
     public static final String UNREACHABLE = "unreachable";
+    /** Every engine of the worker is running a turn: the message stays queued. */
+    public static final String BUSY = "busy";
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 

@@ -175,16 +175,27 @@ class TenantEnvironmentObjectsTest {
         assertThat(env.get("CLAUDE_CONFIG_DIR").getValue()).isEqualTo("/data/claude");
         assertThat(env.get("TALKIDE_TENANT").getValue()).isEqualTo("acme");
         assertThat(env.get("TALKIDE_ENV").getValue()).isEqualTo("dev");
-        assertThat(env.get("TALKIDE_WORKER_IDENTITY_TOKEN")
-                        .getValueFrom()
-                        .getSecretKeyRef()
-                        .getKey())
-                .isEqualTo("identity-token");
-        assertThat(env.get("TALKIDE_WORKER_COMMAND_KEY")
-                        .getValueFrom()
-                        .getSecretKeyRef()
-                        .getName())
-                .isEqualTo("talkide-worker-token");
+        // The tokens are files of the Secret's volume, never variables (readable in /proc by the tools).
+        assertThat(env).doesNotContainKeys("TALKIDE_WORKER_IDENTITY_TOKEN", "TALKIDE_WORKER_COMMAND_KEY");
+        assertThat(env.get("TALKIDE_WORKER_SECRETS_DIR").getValue()).isEqualTo("/var/run/secrets/talkide");
+        assertThat(env.get("TALKIDE_WORKER_SANDBOX").getValue()).isEqualTo("nested");
+        var secretVolume = deployment.getSpec().getTemplate().getSpec().getVolumes().stream()
+                .filter(v -> v.getSecret() != null)
+                .findFirst()
+                .orElseThrow();
+        assertThat(secretVolume.getSecret().getSecretName()).isEqualTo("talkide-worker-token");
+        assertThat(secretVolume.getSecret().getDefaultMode()).isEqualTo(0440);
+        assertThat(worker.getVolumeMounts()).anySatisfy(m -> {
+            assertThat(m.getName()).isEqualTo(secretVolume.getName());
+            assertThat(m.getMountPath()).isEqualTo("/var/run/secrets/talkide");
+            assertThat(m.getReadOnly()).isTrue();
+        });
+        // The working tree is the volume's workspace directory, mounted outside CLAUDE_CONFIG_DIR.
+        assertThat(env.get("TALKIDE_WORKSPACE_DIR").getValue()).isEqualTo("/data/workspace");
+        assertThat(worker.getVolumeMounts()).anySatisfy(m -> {
+            assertThat(m.getMountPath()).isEqualTo("/data/workspace");
+            assertThat(m.getSubPath()).isEqualTo("workspace");
+        });
         // The token reaches the pod only through the Secret, never as a literal in the Deployment.
         assertThat(deployment.toString()).doesNotContain("tkwi_secret");
     }

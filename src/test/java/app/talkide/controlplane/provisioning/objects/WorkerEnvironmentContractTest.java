@@ -59,13 +59,17 @@ class WorkerEnvironmentContractTest {
                 .doesNotContainNull();
 
         Map<String, EnvVar> env = environment();
-        assertThat(env.keySet()).containsAll(required);
-        required.forEach(name -> assertThat(hasValue(env.get(name))).as(name).isTrue());
-        // The credentials come from the Secret, never as literals in the Deployment.
-        assertThat(env.get("TALKIDE_WORKER_IDENTITY_TOKEN").getValueFrom().getSecretKeyRef())
-                .isNotNull();
-        assertThat(env.get("TALKIDE_WORKER_COMMAND_KEY").getValueFrom().getSecretKeyRef())
-                .isNotNull();
+        // The two secrets come as files of the mounted Secret instead (TALKIDE_WORKER_SECRETS_DIR), which the
+        // worker takes in place of the variables; they must not be variables too.
+        Set<String> secrets = Set.of("TALKIDE_WORKER_IDENTITY_TOKEN", "TALKIDE_WORKER_COMMAND_KEY");
+        assertThat(source).contains("if (dir) {").contains("secretFiles(dir)");
+        Set<String> needed =
+                required.stream().filter(name -> !secrets.contains(name)).collect(Collectors.toSet());
+        assertThat(env.keySet()).containsAll(needed).doesNotContainAnyElementsOf(secrets);
+        needed.forEach(name -> assertThat(hasValue(env.get(name))).as(name).isTrue());
+        String secretsDir = env.get("TALKIDE_WORKER_SECRETS_DIR").getValue();
+        assertThat(pod().getContainers().get(0).getVolumeMounts())
+                .anySatisfy(mount -> assertThat(mount.getMountPath()).isEqualTo(secretsDir));
     }
 
     @Test

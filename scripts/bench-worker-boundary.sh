@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The cost of the worker's tool boundary (docs/security.md), in one run: the built Node worker with the real
+# engine against a stand-in model that answers at once, once per sandbox mode (off = no boundary, on, nested):
+# first turn, follow-up turn, a follow-up with one Bash call, and the Bash round trip (tool.started →
+# tool.completed on the stream). Medians; figures in docs/performance.md. Needs bubblewrap, socat and
+# ripgrep (Debian packages). Run as root, the worker runs as uid 10001 as in the pod.
+#   BENCH_TURNS (10) follow-ups per conversation (3 conversations); BENCH_MODES (off,on,nested).
+set -euo pipefail
+cd "$(dirname "$0")/../worker"
+source ../scripts/lib/node.sh
+ensure_node
+[ -d node_modules ] || npm ci --no-audit --no-fund >/dev/null
+npm run -s build >/dev/null
+echo "== tool boundary, $(nproc) cores (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+node dist/test/boundaryBench.js
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -172,11 +172,7 @@ class GatewayProxyTest {
 
     @Test
     void countTokensIsForwardedAndFree() {
-        upstream.stubFor(post(urlEqualTo("/v1/messages/count_tokens"))
-                .willReturn(aResponse()
-                        .withStatus(200)
-                        .withHeader("Content-Type", "application/json")
-                        .withBody("{\"input_tokens\":42}")));
+        stubCountTokens();
 
         TestHttp.Response response = http.postJson(
                 MESSAGES + "/count_tokens",
@@ -200,11 +196,7 @@ class GatewayProxyTest {
 
     @Test
     void countTokensIsRefusedOverASpentLimitAndCountsAgainstRequestsPerMinute() {
-        upstream.stubFor(post(urlEqualTo("/v1/messages/count_tokens"))
-                .willReturn(aResponse()
-                        .withStatus(200)
-                        .withHeader("Content-Type", "application/json")
-                        .withBody("{\"input_tokens\":42}")));
+        stubCountTokens();
         String body = AnthropicFixtures.request(OPUS, false, 1);
 
         budgets.configure(worker.userId(), new UserBudgetSettings(0L, null, null, null, null));
@@ -590,6 +582,14 @@ class GatewayProxyTest {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build());
+    }
+
+    private static void stubCountTokens() {
+        upstream.stubFor(post(urlEqualTo("/v1/messages/count_tokens"))
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"input_tokens\":42}")));
     }
 
     private void awaitSettled(long expectedSpend) {

@@ -172,19 +172,17 @@ class GatewayBodyLimitsTest {
                     break; // the gateway closed the connection at the deadline
                 }
             }
-            await().atMost(Duration.ofSeconds(10))
-                    .until(() -> meters.get("talkide.gateway.request.bytes.held")
-                                    .gauge()
-                                    .value()
-                            == 0);
+            await().atMost(Duration.ofSeconds(10)).until(() -> heldBytes() == 0);
         }
         upstream.verify(0, anyRequestedFor(anyUrl()));
     }
 
     private void awaitHeld(long bytes) {
-        await().atMost(Duration.ofSeconds(10))
-                .until(() ->
-                        meters.get("talkide.gateway.request.bytes.held").gauge().value() >= bytes);
+        await().atMost(Duration.ofSeconds(10)).until(() -> heldBytes() >= bytes);
+    }
+
+    private double heldBytes() {
+        return meters.get("talkide.gateway.request.bytes.held").gauge().value();
     }
 
     @Test

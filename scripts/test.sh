@@ -26,14 +26,21 @@ setup() {
       || psql -h 127.0.0.1 -U postgres -c "create database test"
   fi
 
-  # The console's browser tests drive Debian's headless Chromium through chromium-driver (never a
-  # downloaded browser); install them when missing. Without them the browser tests fail, saying so.
-  if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  # Debian packages the tests need, installed when missing: headless Chromium and chromium-driver for the
+  # console's browser tests (never a downloaded browser), and bubblewrap, socat and ripgrep for the
+  # sandbox the engine runs Mara's Bash in (the worker's tool-boundary tests run the real engine in it).
+  local missing=()
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+  command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+  command -v socat >/dev/null 2>&1 || missing+=(socat)
+  command -v rg >/dev/null 2>&1 || missing+=(ripgrep)
+  if [ ${#missing[@]} -gt 0 ]; then
     if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-      echo "Installing chromium and chromium-driver for the browser tests..."
-      apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
+      echo "Installing ${missing[*]} for the tests..."
+      apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
     else
-      echo "chromium and chromium-driver are missing: install them (apt-get install -y chromium chromium-driver)" >&2
+      echo "Missing for the tests: ${missing[*]} (apt-get install -y ${missing[*]})" >&2
     fi
   fi
 

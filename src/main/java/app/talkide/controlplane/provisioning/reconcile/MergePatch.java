@@ -36,7 +36,7 @@ final class MergePatch {
             } else if (OwnedFields.NAMED_LISTS.contains(key)
                     && value instanceof List<?> patchList
                     && result.get(key) instanceof List<?> targetList) {
-                result.put(key, byName(targetList, patchList, replacedWhole));
+                result.put(key, byName(key, targetList, patchList, replacedWhole));
             } else {
                 result.put(key, value);
             }
@@ -45,10 +45,10 @@ final class MergePatch {
     }
 
     @SuppressWarnings("unchecked")
-    private static List<Object> byName(List<?> target, List<?> patch, Set<String> replacedWhole) {
+    private static List<Object> byName(String key, List<?> target, List<?> patch, Set<String> replacedWhole) {
         List<Object> result = new ArrayList<>();
         for (Object element : target) {
-            Object ours = OwnedFields.named(patch, OwnedFields.name(element));
+            Object ours = OwnedFields.named(key, patch, OwnedFields.name(key, element));
             if (ours instanceof Map<?, ?> oursMap && element instanceof Map<?, ?> theirs) {
                 result.add(apply((Map<String, Object>) theirs, (Map<String, Object>) oursMap, replacedWhole));
             } else if (ours == null) {
@@ -56,7 +56,7 @@ final class MergePatch {
             }
         }
         for (Object element : patch) {
-            if (OwnedFields.named(target, OwnedFields.name(element)) == null) {
+            if (OwnedFields.named(key, target, OwnedFields.name(key, element)) == null) {
                 result.add(element);
             }
         }

@@ -28,7 +28,10 @@ final class OwnedFields {
     /** Maps replaced whole by a patch and compared whole: selectors, and the worker's affinity. */
     static final Set<String> OWNED_WHOLE = Set.of("selector", "podSelector", "namespaceSelector", "affinity");
 
-    /** Lists whose elements are keyed by {@code name}, as strategic merge patch treats them. */
+    /**
+     * Lists whose elements are keyed, as strategic merge patch treats them: by {@code name}, volume mounts by
+     * {@code mountPath} (one volume may be mounted twice: the session volume and its working tree).
+     */
     static final Set<String> NAMED_LISTS = Set.of("containers", "env", "volumes", "volumeMounts");
 
     /** Parents under which string values are resource quantities. */
@@ -87,7 +90,7 @@ final class OwnedFields {
         }
         if (wanted instanceof List<?> wantedList && NAMED_LISTS.contains(key) && live instanceof List<?> liveList) {
             for (Object element : wantedList) {
-                if (!matchValue(key, element, named(liveList, name(element)), whole)) {
+                if (!matchValue(key, element, named(key, liveList, name(key, element)), whole)) {
                     return false;
                 }
             }
@@ -115,15 +118,15 @@ final class OwnedFields {
         return live.stream().anyMatch(element -> matchValue(key, wanted, element, false));
     }
 
-    static @Nullable Object name(@Nullable Object element) {
-        return element instanceof Map<?, ?> map ? map.get("name") : null;
+    static @Nullable Object name(String list, @Nullable Object element) {
+        return element instanceof Map<?, ?> map ? map.get(list.equals("volumeMounts") ? "mountPath" : "name") : null;
     }
 
-    static @Nullable Object named(List<?> list, @Nullable Object name) {
+    static @Nullable Object named(String key, List<?> list, @Nullable Object name) {
         if (name == null) {
             return null;
         }
-        return list.stream().filter(e -> name.equals(name(e))).findFirst().orElse(null);
+        return list.stream().filter(e -> name.equals(name(key, e))).findFirst().orElse(null);
     }
 
     private static boolean isEmpty(@Nullable Object value) {

@@ -53,6 +53,28 @@ class OwnedFieldsTest {
     }
 
     @Test
+    void oneVolumeMountedTwiceIsKeyedByMountPathNotByName() {
+        Map<String, Object> desired = Map.of(
+                "volumeMounts",
+                List.of(
+                        Map.of("name", "sessions", "mountPath", "/data/claude"),
+                        Map.of("name", "sessions", "mountPath", "/data/workspace", "subPath", "workspace")));
+        Map<String, Object> live = Map.of(
+                "volumeMounts",
+                List.of(
+                        Map.of("name", "sessions", "mountPath", "/data/workspace", "subPath", "workspace"),
+                        Map.of("name", "sessions", "mountPath", "/data/claude")));
+        Map<String, Object> lost =
+                Map.of("volumeMounts", List.of(Map.of("name", "sessions", "mountPath", "/data/claude")));
+        assertThat(OwnedFields.match(desired, live)).isTrue();
+        assertThat(OwnedFields.match(desired, lost)).isFalse();
+        assertThat(MergePatch.apply(new java.util.HashMap<>(lost), desired, java.util.Set.of())
+                        .get("volumeMounts"))
+                .asList()
+                .hasSize(2);
+    }
+
+    @Test
     void aKeyAddedToASelectorIsDriftWhileOneAddedToTheLabelsIsNot() {
         Map<String, Object> desired = Map.of(
                 "metadata", Map.of("labels", Map.of("app", "worker")),

@@ -1,11 +1,14 @@
 package app.talkide.controlplane.local.runtime;
 
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
+import java.io.File;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -75,12 +78,37 @@ class NodeWorkers {
         return node;
     }
 
+    /** What Claude Code's Bash sandbox runs on Linux, by command, with the Debian package that has it. */
+    private static final Map<String, String> SANDBOX_COMMANDS =
+            Map.of("bwrap", "bubblewrap", "socat", "socat", "rg", "ripgrep");
+
+    private static boolean onPath(String command) {
+        String path = System.getenv("PATH");
+        return path != null
+                && Arrays.stream(path.split(File.pathSeparator))
+                        .filter(dir -> !dir.isBlank())
+                        .anyMatch(dir -> Files.isExecutable(Path.of(dir, command)));
+    }
+
     /** {@code referenceEnv} names only absolute paths: the worker runs in {@code worker/}, not here. */
     LocalWorker start(TenantEnvironmentId tenantEnvironment, Map<String, String> referenceEnv) {
         NodeWorkerProcess.prepare(workerDir);
         Map<String, String> env = new HashMap<>(referenceEnv);
         env.put("TALKIDE_WORKER_HOST", "127.0.0.1");
         env.put("TALKIDE_WORKER_STOP_GRACE", "PT0S");
+        List<String> sandboxMissing = SANDBOX_COMMANDS.entrySet().stream()
+                .filter(command -> !onPath(command.getKey()))
+                .map(Map.Entry::getValue)
+                .toList();
+        if (!sandboxMissing.isEmpty() && System.getenv("TALKIDE_WORKER_SANDBOX") == null) {
+            // A laptop without them still gets the whole flow; in a pod Bash always runs sandboxed.
+            env.put("TALKIDE_WORKER_SANDBOX", "off");
+            log.warn(
+                    "Mara's Bash runs unconfined in local mode: {} missing (apt-get install -y {}). In a worker"
+                            + " pod it always runs in the sandbox.",
+                    String.join(", ", sandboxMissing),
+                    String.join(" ", sandboxMissing));
+        }
         NodeWorkerProcess process = NodeWorkerProcess.start(workerDir, env, Duration.ofSeconds(60));
         log.info("Node worker for {} listening on {} (pid {})", tenantEnvironment, process.baseUrl(), process.pid());
         return new LocalWorker() {

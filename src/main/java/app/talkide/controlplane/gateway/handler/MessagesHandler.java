@@ -34,8 +34,6 @@ import org.springframework.stereotype.Component;
 @Component
 class MessagesHandler {
 
-    private static final String LONG_CONTEXT_BETA = "context-1m";
-
     private final GatewayProperties properties;
     private final RequestBody bodies;
     private final Forwarder forwarder;
@@ -65,13 +63,8 @@ class MessagesHandler {
     }
 
     void handle(GatewayCall call, HttpServletRequest request, HttpServletResponse response) throws IOException {
-        if (asksForLongContext(request)) {
-            new GatewayError(
-                            400,
-                            "invalid_request_error",
-                            "anthropic-beta: the 1M-token context beta is billed at premium rates above 200K input"
-                                    + " tokens, which this gateway does not price yet, so it is not available.")
-                    .writeTo(response, call.requestId());
+        if (UnpricedFeatures.asksForLongContext(request)) {
+            UnpricedFeatures.longContextRefused().writeTo(response, call.requestId());
             return;
         }
         // Counted from now, so the settlement commit of calls ahead of it may wait for this one too.
@@ -90,16 +83,6 @@ class MessagesHandler {
                 }
             }
         }
-    }
-
-    /** Whether the call asks for the 1M-token context beta ({@code context-1m-*}), priced apart. */
-    private static boolean asksForLongContext(HttpServletRequest request) {
-        for (var values = request.getHeaders("anthropic-beta"); values.hasMoreElements(); ) {
-            if (values.nextElement().contains(LONG_CONTEXT_BETA)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private RequestBody.@Nullable Held readBody(
@@ -133,7 +116,7 @@ class MessagesHandler {
         ModelPrice price = prices.forModel(parsed.model());
         call.priced(parsed.model(), price);
 
-        long firstOutput = firstOutputTokens(parsed);
+        long firstOutput = parsed.firstOutputTokens(properties.outputSliceTokens());
         long estimate = price.cost(parsed.estimatedInputTokens(), firstOutput);
         long budgetStart = System.nanoTime();
         BudgetDecision decision = budgets.preCallCheck(call.worker().userId(), estimate, expected);
@@ -170,16 +153,6 @@ class MessagesHandler {
         } catch (IOException | IllegalStateException gone) {
             // Nobody is listening any more; settlement goes on regardless.
         }
-    }
-
-    private long firstOutputTokens(MessagesRequestFacts parsed) {
-        long slice = properties.outputSliceTokens();
-        long max = parsed.maxTokens() > 0 ? parsed.maxTokens() : slice;
-        // A stream can be stopped slice by slice; a non-streaming answer comes whole, so reserve all of it.
-        // Thinking comes first and may show nothing while it runs (summarized, omitted or redacted), so a
-        // stream reserves its whole thinking budget up front, with one slice of answer after it.
-        long thinking = Math.min(parsed.thinkingBudget(), max);
-        return parsed.stream() ? (thinking > max - slice ? max : thinking + slice) : max;
     }
 
     private CallUsage forward(
@@ -249,47 +222,46 @@ class MessagesHandler {
             // message_stop goes out only once the call's usage is durable.
             StreamRelay.FinalBytes beforeStop = () -> settlement.settleDurably(
                     meter.errorType() == null ? CallOutcome.COMPLETED : CallOutcome.UPSTREAM_ERROR,
-                    billed(meter, allowance));
+                    allowance.billed(meter));
             StreamRelay.End end = new StreamRelay(client, meter, allowance, watched, beforeStop).relay(upstream);
             watched.finished();
             return switch (end) {
                 case COMPLETED -> {
                     if (!meter.stopped()) {
-                        // The upstream ended without message_stop (after an error event, say): the end of
-                        // the response is this call's final bytes, so its usage is made durable first.
-                        settlement.settleDurably(CallOutcome.UPSTREAM_ERROR, billed(meter, allowance));
+                        // No message_stop (an error event ended it): its end is the final bytes, durable first.
+                        settlement.settleDurably(CallOutcome.UPSTREAM_ERROR, allowance.billed(meter));
                     }
                     yield new CallUsage(
                             meter.stopped() && meter.errorType() == null
                                     ? CallOutcome.COMPLETED
                                     : CallOutcome.UPSTREAM_ERROR,
-                            billed(meter, allowance));
+                            allowance.billed(meter));
                 }
                 case CLIENT_GONE -> {
                     // The worker is gone: close the upstream now so it stops generating (and billing) tokens
                     // nobody will read. Bill what was produced until here.
                     upstream.close();
-                    yield new CallUsage(CallOutcome.CLIENT_CANCELLED, billed(meter, allowance));
+                    yield new CallUsage(CallOutcome.CLIENT_CANCELLED, allowance.billed(meter));
                 }
                 case LIMIT_REACHED -> {
                     upstream.close();
-                    settlement.settleDurably(CallOutcome.LIMIT_REACHED, billed(meter, allowance));
+                    settlement.settleDurably(CallOutcome.LIMIT_REACHED, allowance.billed(meter));
                     endWith(
                             client,
                             "rate_limit_error",
                             "Spending limit reached: this answer was stopped because your"
                                     + " spending limit for this period does not cover more output.");
-                    yield new CallUsage(CallOutcome.LIMIT_REACHED, billed(meter, allowance));
+                    yield new CallUsage(CallOutcome.LIMIT_REACHED, allowance.billed(meter));
                 }
                 case BUDGET_UNAVAILABLE -> {
                     upstream.close();
-                    settlement.settleDurably(CallOutcome.UPSTREAM_ERROR, billed(meter, allowance));
+                    settlement.settleDurably(CallOutcome.UPSTREAM_ERROR, allowance.billed(meter));
                     endWith(
                             client,
                             "api_error",
                             "The gateway could not extend this answer's budget reservation, so the answer was"
                                     + " stopped; try again shortly.");
-                    yield new CallUsage(CallOutcome.UPSTREAM_ERROR, billed(meter, allowance));
+                    yield new CallUsage(CallOutcome.UPSTREAM_ERROR, allowance.billed(meter));
                 }
                 case SETTLEMENT_FAILED -> {
                     upstream.close();
@@ -297,10 +269,10 @@ class MessagesHandler {
                             client,
                             "api_error",
                             "The gateway could not record this answer's usage, so it was not completed; try again.");
-                    yield new CallUsage(CallOutcome.UPSTREAM_ERROR, billed(meter, allowance));
+                    yield new CallUsage(CallOutcome.UPSTREAM_ERROR, allowance.billed(meter));
                 }
                 case UPSTREAM_BROKEN -> {
-                    settlement.settleDurably(CallOutcome.UPSTREAM_ERROR, billed(meter, allowance));
+                    settlement.settleDurably(CallOutcome.UPSTREAM_ERROR, allowance.billed(meter));
                     endWith(
                             client,
                             "api_error",
@@ -308,22 +280,12 @@ class MessagesHandler {
                                     ? "The Anthropic API sent nothing for " + watched.idleTimeout()
                                             + "; the stream was ended."
                                     : "The connection to the Anthropic API broke mid-stream.");
-                    yield new CallUsage(CallOutcome.UPSTREAM_ERROR, billed(meter, allowance));
+                    yield new CallUsage(CallOutcome.UPSTREAM_ERROR, allowance.billed(meter));
                 }
             };
         } finally {
             metrics.streamClosed();
         }
-    }
-
-    /**
-     * What a stream is billed: the upstream's own output count once it sent one; else, for a stream cut
-     * before its final {@code message_delta}, at least the output reserved for it. Deltas show only what
-     * the worker can see: thinking (summarized, omitted or redacted) is billed in full, and non-Latin text
-     * runs near a token a character, so an estimate from what was seen would leave most of it unbilled.
-     */
-    private static TokenCounts billed(StreamMeter meter, OutputAllowance allowance) {
-        return meter.countsAtLeast(allowance.reservedOutput());
     }
 
     /** Ends a stream that already started with an Anthropic {@code error} event, so the SDK reports why. */

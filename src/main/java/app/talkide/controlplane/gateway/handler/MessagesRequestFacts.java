@@ -100,6 +100,18 @@ record MessagesRequestFacts(
         return new MessagesRequestFacts(model, stream, maxTokens, estimate, thinkingBudget);
     }
 
+    /**
+     * The output tokens to reserve before the call, {@code slice} being what a stream adds per extension. A
+     * stream can be stopped slice by slice; a non-streaming answer comes whole, so it reserves all of it.
+     * Thinking comes first and may show nothing while it runs (summarized, omitted or redacted), so a
+     * stream reserves its whole thinking budget up front, with one slice of answer after it.
+     */
+    long firstOutputTokens(long slice) {
+        long max = maxTokens > 0 ? maxTokens : slice;
+        long thinking = Math.min(thinkingBudget, max);
+        return stream ? (thinking > max - slice ? max : thinking + slice) : max;
+    }
+
     /** Whether the parser is in an object of the top-level {@code tools} array. */
     private static boolean inTools(JsonParser parser) {
         TokenStreamContext array = parser.streamReadContext().getParent();

@@ -62,9 +62,14 @@ final class OutputAllowance {
         return true;
     }
 
-    /** The output tokens reserved so far. */
-    long reservedOutput() {
-        return reservedOutput;
+    /**
+     * What the stream is billed: the upstream's own output count once it sent one; else, for a stream cut
+     * before its final {@code message_delta}, at least the output reserved so far. Deltas show only what
+     * the worker can see: thinking (summarized, omitted or redacted) is billed in full, and non-Latin text
+     * runs near a token a character, so an estimate from what was seen would leave most of it unbilled.
+     */
+    TokenCounts billed(StreamMeter meter) {
+        return meter.countsAtLeast(reservedOutput);
     }
 
     /** True once a refusal came from a failure to reach the budget rather than from the budget itself. */

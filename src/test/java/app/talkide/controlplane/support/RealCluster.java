@@ -156,7 +156,8 @@ public final class RealCluster {
                         .withNewSpec()
                         .withStorageClassName(storageClass)
                         .withAccessModes(accessMode)
-                        .addToCapacity("storage", new Quantity("10Gi"))
+                        .addToCapacity(
+                                "storage", new Quantity("100Gi")) // nominal for hostPath; a claim asks for up to this
                         .withNewHostPath()
                         .withPath(path)
                         .withType("Directory")

@@ -132,3 +132,26 @@ talkide:
 {{- define "talkide.workerImage" -}}
 {{- .Values.provisioning.workerImage | default (printf "%s:%s" .Values.provisioning.workerRepository (.Values.image.tag | default .Chart.AppVersion)) -}}
 {{- end -}}
+
+{{/*
+Whether the cluster serves ValidatingAdmissionPolicy (admissionregistration.k8s.io/v1, Kubernetes 1.30+).
+Against a cluster Helm knows every served kind; rendered without one (helm template) it knows only
+group/versions, and the chart renders the policy as for a current Kubernetes.
+*/}}
+{{- define "talkide.admissionPolicyServed" -}}
+{{- $live := .Capabilities.APIVersions.Has "v1/Namespace" -}}
+{{- if or (not $live) (.Capabilities.APIVersions.Has "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy") -}}
+true
+{{- end -}}
+{{- end }}
+
+{{/*
+Whether the cluster has the preStop sleep action (Kubernetes 1.29+). Rendered without a cluster, as for a
+current Kubernetes (Helm's offline default version is older than any supported cluster).
+*/}}
+{{- define "talkide.sleepActionServed" -}}
+{{- $live := .Capabilities.APIVersions.Has "v1/Namespace" -}}
+{{- if or (not $live) (semverCompare ">=1.29-0" .Capabilities.KubeVersion.Version) -}}
+true
+{{- end -}}
+{{- end }}

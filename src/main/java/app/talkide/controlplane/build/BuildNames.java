@@ -12,7 +12,7 @@ public final class BuildNames {
     public static final String BUILD_ID_LABEL = "talkide.app/build-id";
     public static final String COMPONENT_LABEL = "app.kubernetes.io/component";
     public static final String COMPONENT = "build";
-    /** Set by the Job controller on the pods it creates. */
+    /** Set by the Job controller on the pods it creates, from Kubernetes 1.27 on (before: {@code job-name}). */
     public static final String JOB_NAME_LABEL = "batch.kubernetes.io/job-name";
     /** Each tenant-environment's Gradle cache (GRADLE_USER_HOME). */
     public static final String GRADLE_CACHE_VOLUME = "gradle-cache";

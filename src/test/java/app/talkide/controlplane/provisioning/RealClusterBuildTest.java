@@ -7,6 +7,7 @@ import app.talkide.controlplane.ControlPlaneApplication;
 import app.talkide.controlplane.conversation.Conversations;
 import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.provisioning.leader.LeaderElection;
+import app.talkide.controlplane.support.RealCluster;
 import app.talkide.controlplane.support.SseClient;
 import app.talkide.controlplane.support.TestDatabase;
 import app.talkide.controlplane.support.TestHttp;
@@ -17,9 +18,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,38 +29,31 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.testcontainers.junit.jupiter.Container;
-import org.testcontainers.junit.jupiter.Testcontainers;
-import org.testcontainers.k3s.K3sContainer;
-import org.testcontainers.utility.DockerImageName;
 
 /**
- * A build Job on a real API server (K3s), as docs/builds.md describes it. Tagged like
- * {@link RealClusterProvisioningTest} and run by the same CI job: left out of the normal run, and selected
- * it needs Docker and fails without it, never skips.
+ * A build Job on a real API server ({@link RealCluster}: the cluster of {@code TALKIDE_TEST_KUBECONFIG}, else
+ * K3s), as docs/builds.md describes it. Tagged like {@link RealClusterProvisioningTest} and run by the same CI
+ * jobs: left out of the normal run, and selected it needs a kubeconfig or Docker and fails without both, never
+ * skips.
  */
 @Tag(RealClusterProvisioningTest.TAG)
-@Testcontainers
 class RealClusterBuildTest {
 
-    @Container
-    static final K3sContainer k3s = new K3sContainer(DockerImageName.parse("rancher/k3s:v1.31.4-k3s1"));
+    static final String STORAGE_CLASS = "talkide-build-test";
 
     @TempDir
     Path dataDir;
 
     /**
      * One small Gradle build end to end (docs/builds.md): a worker's request over HTTP with a minted
-     * WorkerToken, the leader's Job on K3s, its log and outcome. Provisioning is off here: K3s' local-path
-     * storage has no ReadWriteMany, so the test puts ReadWriteOnce stand-ins of the session volume (with a
-     * one-task project in its working tree) and the Gradle cache in place itself. Not run on the machine
-     * this was written on (no Docker); CI runs it.
+     * WorkerToken, the leader's Job on the cluster, its log and outcome. Provisioning is off here, so the test
+     * puts the session volume (with a one-task project in its working tree) and the Gradle cache in place
+     * itself, on hostPath volumes of the one node. The project's build script uses only what every Gradle
+     * since 4 understands (Debian's is 4.4).
      */
     @Test
     void aGradleBuildRunsAsAJobAndItsLogAndOutcomeReachTheWorker() {
-        KubernetesClient client = new KubernetesClientBuilder()
-                .withConfig(Config.fromKubeconfig(k3s.getKubeConfigYaml()))
-                .build();
+        KubernetesClient client = RealCluster.admin();
         TenantEnvironmentId acme = TenantEnvironmentId.of("acme", "builds");
         String namespace = acme.namespace();
         client.namespaces()
@@ -72,6 +64,7 @@ class RealClusterBuildTest {
                         .build())
                 .create();
         for (String claim : List.of(ManagedNames.SESSIONS_VOLUME, "gradle-cache")) {
+            RealCluster.hostPathVolume(client, namespace, STORAGE_CLASS, "build-test-" + claim, "ReadWriteOnce");
             client.persistentVolumeClaims()
                     .inNamespace(namespace)
                     .resource(new PersistentVolumeClaimBuilder()
@@ -80,6 +73,8 @@ class RealClusterBuildTest {
                             .endMetadata()
                             .withNewSpec()
                             .withAccessModes("ReadWriteOnce")
+                            .withStorageClassName(STORAGE_CLASS)
+                            .withVolumeName("build-test-" + claim)
                             .withNewResources()
                             .addToRequests("storage", new Quantity("1Gi"))
                             .endResources()
@@ -95,6 +90,7 @@ class RealClusterBuildTest {
                 "--talkide.provisioning.enabled=false",
                 "--talkide.provisioning.leader.lease-namespace=default",
                 "--talkide.builds.enabled=true",
+                "--talkide.builds.gradle.builder-image=" + RealCluster.gradleImage(),
                 "--talkide.builds.gradle.resources.cpu-request=100m",
                 "--talkide.builds.gradle.resources.memory-request=256Mi"));
         TestDatabase.freshSettings().forEach((key, value) -> args.add("--" + key + "=" + value));
@@ -156,7 +152,7 @@ class RealClusterBuildTest {
     /** A one-task Gradle project in the working tree, written by a pod as the worker's user would. */
     private static void seedProject(KubernetesClient client, String namespace) {
         String script = "echo \"rootProject.name = 'demo'\" > /w/settings.gradle"
-                + " && echo \"tasks.register('hello') { doLast { println 'hello from the build' } }\""
+                + " && echo \"task hello { doLast { println 'hello from the build' } }\""
                 + " > /w/build.gradle";
         var pod = new PodBuilder()
                 .withNewMetadata()
@@ -170,8 +166,8 @@ class RealClusterBuildTest {
                 .endSecurityContext()
                 .addNewContainer()
                 .withName("seed")
-                .withImage("busybox:1.37")
-                .withCommand("sh", "-c", script)
+                .withImage(RealCluster.shellImage())
+                .withCommand("/bin/busybox", "sh", "-c", script)
                 .addNewVolumeMount()
                 .withName("sessions")
                 .withMountPath("/w")

@@ -8,6 +8,7 @@ import app.talkide.controlplane.ControlPlaneApplication;
 import app.talkide.controlplane.helm.RenderedChart;
 import app.talkide.controlplane.provisioning.leader.LeaderElection;
 import app.talkide.controlplane.provisioning.objects.NamespaceLimitsBuilder;
+import app.talkide.controlplane.support.RealCluster;
 import app.talkide.controlplane.support.TestDatabase;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
@@ -35,6 +36,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -42,6 +44,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,27 +55,23 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.testcontainers.junit.jupiter.Container;
-import org.testcontainers.junit.jupiter.Testcontainers;
-import org.testcontainers.k3s.K3sContainer;
-import org.testcontainers.utility.DockerImageName;
 
 /**
- * The whole provisioning path against a real API server (K3s), with the control plane holding only what the
- * chart grants it: the chart's RBAC (and its ValidatingAdmissionPolicy) is rendered from {@code helm/} and
+ * The whole provisioning path against a real API server ({@link RealCluster}: the cluster of
+ * {@code TALKIDE_TEST_KUBECONFIG}, else K3s), with the control plane holding only what the chart grants it: the
+ * chart's RBAC (and, on Kubernetes 1.30+, its ValidatingAdmissionPolicy) is rendered from {@code helm/} and
  * applied, and the application's client authenticates with a token of the chart's ServiceAccount, not with
- * K3s' admin credentials. A tenant-environment set through the admin API gets every object it owns, its
+ * the cluster's admin credentials. A tenant-environment set through the admin API gets every object it owns, its
  * worker pod (the real worker image, {@code TALKIDE_REAL_CLUSTER_WORKER_IMAGE}) becomes ready, and a
  * steady-state pass then writes nothing, against the real API server's defaulting. A second
- * tenant-environment on K3s' {@code local-path} class, which cannot bind ReadWriteMany, shows
- * {@code session-volume-unbound}.
+ * tenant-environment on a class that cannot bind ReadWriteMany here (K3s' {@code local-path}; absent on the
+ * local cluster) shows {@code session-volume-unbound}.
  *
  * <p>Tagged {@value #TAG} and left out of the normal run (surefire's {@code test.excludedGroups}); selected,
- * it needs Docker and fails without it, never skips: CI's {@code real-cluster} job selects it
- * (docs/provisioning.md, "Real-cluster test").
+ * it needs a kubeconfig or Docker and fails without both, never skips: GitLab CI's {@code real-cluster} job
+ * and {@code scripts/cluster/e2e} select it (docs/provisioning.md, "Real-cluster test").
  */
 @Tag(RealClusterProvisioningTest.TAG)
-@Testcontainers
 class RealClusterProvisioningTest {
 
     static final String TAG = "real-cluster";
@@ -85,9 +84,6 @@ class RealClusterProvisioningTest {
 
     static final String PULL_SECRET = "talkide-registry";
 
-    @Container
-    static final K3sContainer k3s = new K3sContainer(DockerImageName.parse("rancher/k3s:v1.31.4-k3s1"));
-
     final KubernetesSerialization serialization = new KubernetesSerialization();
 
     @TempDir
@@ -96,9 +92,7 @@ class RealClusterProvisioningTest {
     @Test
     void underTheChartsRbacATenantEnvironmentGetsAReadyWorkerAndASteadyStateWritesNothing() throws Exception {
         String image = required("TALKIDE_REAL_CLUSTER_WORKER_IMAGE");
-        KubernetesClient admin = new KubernetesClientBuilder()
-                .withConfig(Config.fromKubeconfig(k3s.getKubeConfigYaml()))
-                .build();
+        KubernetesClient admin = RealCluster.admin();
         String serviceAccount = applyChartRbac(admin);
         KubernetesClient controlPlane = clientAs(admin, serviceAccount);
         // Not an admin: nothing cluster-wide beyond what the chart grants.
@@ -183,8 +177,8 @@ class RealClusterProvisioningTest {
     }
 
     /**
-     * Applies the chart's ServiceAccount, ClusterRoles, bindings, leader-election Role and admission policy,
-     * as {@code helm install} would; returns the ServiceAccount's name.
+     * Applies the chart's ServiceAccount, ClusterRoles, bindings, leader-election Role and (where the API server
+     * has it: Kubernetes 1.30+) admission policy, as {@code helm install} would; returns the ServiceAccount's name.
      */
     private String applyChartRbac(KubernetesClient admin) {
         admin.namespaces()
@@ -193,15 +187,12 @@ class RealClusterProvisioningTest {
                         .withName(RELEASE_NAMESPACE)
                         .endMetadata()
                         .build())
-                .create();
-        Set<String> kinds = Set.of(
-                "ServiceAccount",
-                "ClusterRole",
-                "ClusterRoleBinding",
-                "Role",
-                "RoleBinding",
-                "ValidatingAdmissionPolicy",
-                "ValidatingAdmissionPolicyBinding");
+                .createOr(NonDeletingOperation::update);
+        Set<String> kinds =
+                new HashSet<>(Set.of("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"));
+        if (RealCluster.serverAtLeast(admin, 1, 30)) {
+            kinds.addAll(Set.of("ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"));
+        }
         String serviceAccount = null;
         for (Map<String, Object> tree : RenderedChart.render(t -> t.set("admissionPolicy.enabled", true))) {
             if (!kinds.contains(String.valueOf(tree.get("kind")))) {
@@ -214,7 +205,7 @@ class RealClusterProvisioningTest {
             if (object instanceof Namespaced && object.getMetadata().getNamespace() == null) {
                 object.getMetadata().setNamespace(RELEASE_NAMESPACE);
             }
-            admin.resource(object).create();
+            admin.resource(object).createOr(NonDeletingOperation::update);
         }
         assertThat(serviceAccount).as("the chart's ServiceAccount").isNotNull();
         return serviceAccount;
@@ -253,11 +244,12 @@ class RealClusterProvisioningTest {
         return new KubernetesClientBuilder().withConfig(config).build();
     }
 
-    /** A ReadWriteMany volume for the session claim: K3s' own local-path class only does ReadWriteOnce. */
-    private static void sessionStorage(KubernetesClient admin) throws Exception {
-        var made =
-                k3s.execInContainer("sh", "-c", "mkdir -p /srv/talkide-sessions && chmod 0777 /srv/talkide-sessions");
-        assertThat(made.getExitCode()).as(made.getStderr()).isZero();
+    /**
+     * A ReadWriteMany volume for the session claim (K3s' own local-path class only does ReadWriteOnce; the local
+     * cluster has no provisioner): one hostPath directory on the node, made world-writable.
+     */
+    private static void sessionStorage(KubernetesClient admin) {
+        String directory = RealCluster.nodeDirectory(admin, RELEASE_NAMESPACE, "sessions");
         admin.storage()
                 .v1()
                 .storageClasses()
@@ -268,7 +260,7 @@ class RealClusterProvisioningTest {
                         .withProvisioner("kubernetes.io/no-provisioner")
                         .withVolumeBindingMode("Immediate")
                         .build())
-                .create();
+                .createOr(NonDeletingOperation::update);
         admin.persistentVolumes()
                 .resource(new PersistentVolumeBuilder()
                         .withNewMetadata()
@@ -279,12 +271,12 @@ class RealClusterProvisioningTest {
                         .withAccessModes("ReadWriteMany")
                         .addToCapacity("storage", new Quantity("10Gi"))
                         .withNewHostPath()
-                        .withPath("/srv/talkide-sessions")
+                        .withPath(directory)
                         .withType("Directory")
                         .endHostPath()
                         .endSpec()
                         .build())
-                .create();
+                .createOr(NonDeletingOperation::update);
     }
 
     /** Where the worker image lives in a private registry (CI's), its pull Secret in the tenant namespace. */

@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,12 +43,16 @@ final class BuildPodLogs {
 
     private record Cursor(String timestamp, int linesAtTimestamp) {}
 
-    /** The Job's newest pod, if the Job controller created one yet. */
+    /**
+     * The Job's newest pod, if the Job controller created one yet: found by the build-id label of the pod
+     * template, not the controller's {@code batch.kubernetes.io/job-name}, which Kubernetes sets only from 1.27 on
+     * (older clusters label pods {@code job-name}, and the real 1.20 cluster showed builds without logs).
+     */
     Optional<Pod> pod(Build build) {
         return client
                 .pods()
                 .inNamespace(build.tenantEnvironment().namespace())
-                .withLabel(BuildNames.JOB_NAME_LABEL, Objects.requireNonNull(build.jobName()))
+                .withLabel(BuildNames.BUILD_ID_LABEL, build.id().toString())
                 .list()
                 .getItems()
                 .stream()

@@ -465,7 +465,14 @@ class ClusterEndToEndTest {
                                         "1",
                                         "memory-limit",
                                         "1Gi"))));
-        talkide.put("provisioning", Map.of("resources", Map.of("cpu-request", "100m", "memory-request", "256Mi")));
+        talkide.put(
+                "provisioning",
+                Map.of(
+                        "resources",
+                        Map.of("cpu-request", "100m", "memory-request", "256Mi"),
+                        // The node's Localhost profile (scripts/cluster/up), so the worker's Bash sandbox can start.
+                        "worker-seccomp-profile",
+                        "profiles/talkide-worker.json"));
         values.put("config", Map.of("talkide", talkide));
         return values;
     }

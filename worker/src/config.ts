@@ -2,7 +2,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fixedSecrets, secretFiles, type WorkerSecrets } from './secrets.js';
 
 /**
- * Everything the worker knows comes from the environment the control plane provisions (SPEC §7): the
+ * Everything the worker knows comes from the environment the control plane provisions: the
  * pod's env and its Secret. A missing variable stops the start, naming it; secrets never appear in the
  * message or in toString.
  */

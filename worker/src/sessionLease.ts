@@ -6,7 +6,7 @@ import { logger } from './log.js';
 const log = logger('lease');
 
 /**
- * One pod serves a session at a time (SPEC §8a): a lease file in the session's directory on the shared
+ * One pod serves a session at a time: a lease file in the session's directory on the shared
  * volume, `lease.json` {owner, fence, expiresAt}. A worker takes it when it opens or loads the session
  * (created with O_EXCL, so two workers cannot both create it), renews it every third of its lifetime and
  * removes it when it stops serving (after its drain). Another worker gets `SessionHeldElsewhere` until the

@@ -41,7 +41,7 @@ import org.springframework.validation.annotation.Validated;
  *     tenant-environment shows {@code DEGRADED} with reason {@code session-volume-unbound}
  * @param workerSeccompProfile a Localhost seccomp profile (relative to the kubelet's seccomp directory,
  *     present on every node) that allows the namespace syscalls bubblewrap needs: the worker's Bash sandbox
- *     (SPEC §8a, docs/security.md). Unset: RuntimeDefault, under which the sandbox cannot start and every
+ *     (docs/security.md). Unset: RuntimeDefault, under which the sandbox cannot start and every
  *     turn that runs Bash fails closed
  */
 @Validated

@@ -197,8 +197,7 @@ class MessageDelivery implements SmartLifecycle {
             span.tag("talkide.delivery.outcome", outcome.name().toLowerCase(java.util.Locale.ROOT));
         }
         if (outcome == MessageOutcome.WORKER_BUSY) {
-            // Every engine the pod can hold is busy: the message stays queued, the user is told, and it is
-            // offered again after the worker's Retry-After (the busy poll), never faster.
+            // Every engine is busy: it stays queued, the user is told, offered again after the busy poll.
             notices.report(
                     conversationId,
                     WorkerStatusNotices.BUSY,

@@ -438,6 +438,7 @@ class BuildJobsTest {
             assertThat(live.events())
                     .noneSatisfy(event -> assertThat(event.type()).isEqualTo("end"));
         }
+        complete(next, true); // leaves no build running behind it
         assertThat(http.get(mine + "/" + build + "/logs", "Authorization", DEV).status())
                 .isEqualTo(404);
     }
@@ -489,7 +490,7 @@ class BuildJobsTest {
     }
 
     private Job awaitJob(UUID build) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> job(build) != null);
+        await().atMost(Duration.ofSeconds(30)).until(() -> job(build) != null);
         return job(build);
     }
 

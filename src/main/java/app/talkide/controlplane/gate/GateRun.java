@@ -1,9 +1,9 @@
 package app.talkide.controlplane.gate;
 
 import app.talkide.controlplane.budget.UsageReports;
-import app.talkide.controlplane.build.Build;
-import app.talkide.controlplane.build.BuildState;
-import app.talkide.controlplane.build.Builds;
+import app.talkide.controlplane.builds.Build;
+import app.talkide.controlplane.builds.BuildState;
+import app.talkide.controlplane.builds.Builds;
 import app.talkide.controlplane.conversation.Conversation;
 import app.talkide.controlplane.conversation.ConversationEvent;
 import app.talkide.controlplane.conversation.ConversationEventLog;

@@ -6,10 +6,10 @@ import static app.talkide.controlplane.console.ConsoleBrowserSupport.waitFor;
 import static app.talkide.controlplane.console.ConsoleBrowserSupport.waitForText;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import app.talkide.controlplane.build.Build;
-import app.talkide.controlplane.build.BuildLog;
-import app.talkide.controlplane.build.BuildState;
-import app.talkide.controlplane.build.Builds;
+import app.talkide.controlplane.builds.Build;
+import app.talkide.controlplane.builds.BuildLog;
+import app.talkide.controlplane.builds.BuildState;
+import app.talkide.controlplane.builds.Builds;
 import app.talkide.controlplane.conversation.Conversation;
 import app.talkide.controlplane.conversation.ConversationEventLog;
 import app.talkide.controlplane.conversation.Conversations;

@@ -12,7 +12,7 @@ import static app.talkide.controlplane.helm.RenderedChart.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import app.talkide.controlplane.build.BuildProperties;
+import app.talkide.controlplane.builds.BuildProperties;
 import app.talkide.controlplane.provisioning.ProvisioningProperties;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;

@@ -13,6 +13,7 @@ import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.BackOffExecution;
 
@@ -21,8 +22,11 @@ import org.springframework.util.backoff.BackOffExecution;
  * from the pool, which it would hold forever). A quiet connection is checked with {@code select 1}, since a
  * dead one would wait silently forever; a broken one is reopened after the backoff. Notifications sent
  * while no LISTEN was in effect are lost, which is why the handler hears of every (re)connect.
+ *
+ * <p>A bean of its own: it listens before the web server takes calls and until after it stopped, and
+ * only where the channel crosses replicas (on H2 there is nobody else to hear).
  */
-public final class PostgresListener {
+public final class PostgresListener implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(PostgresListener.class);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
@@ -47,7 +51,7 @@ public final class PostgresListener {
 
     private final String name;
     private final String purpose;
-    private final String channel;
+    private final NotifyChannel channel;
     private final DataSource dataSource;
     private final Duration poll;
     private final BackOff reconnect;
@@ -64,7 +68,7 @@ public final class PostgresListener {
     public PostgresListener(
             String name,
             String purpose,
-            String channel,
+            NotifyChannel channel,
             DataSource dataSource,
             Duration poll,
             BackOff reconnect,
@@ -78,12 +82,17 @@ public final class PostgresListener {
         this.handler = handler;
     }
 
+    @Override
     public void start() {
+        if (!channel.crossesReplicas()) {
+            return;
+        }
         running = true;
         thread = Thread.ofVirtual().name(name).start(this::run);
     }
 
     /** Closes the connection, which ends a wait for notifications at once. */
+    @Override
     public void stop() {
         running = false;
         closeConnection();
@@ -93,8 +102,14 @@ public final class PostgresListener {
         }
     }
 
+    @Override
     public boolean isRunning() {
         return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return Integer.MIN_VALUE + 1000;
     }
 
     /** Breaks the connection as a network fault would (failover tests). */
@@ -109,7 +124,7 @@ public final class PostgresListener {
             try (Connection listening = open()) {
                 connection = listening;
                 try (Statement statement = listening.createStatement()) {
-                    statement.execute("listen \"" + channel + "\"");
+                    statement.execute("listen \"" + channel.name() + "\"");
                 }
                 handler.listening(again);
                 again = true;

@@ -38,7 +38,7 @@ class PostgresListenerDeadConnectionTest {
             PostgresListener listener = new PostgresListener(
                     "listener-test",
                     "test notifications",
-                    "talkide_listener_test",
+                    new NotifyChannel("talkide_listener_test", true),
                     dataSource,
                     poll,
                     new FixedBackOff(100),

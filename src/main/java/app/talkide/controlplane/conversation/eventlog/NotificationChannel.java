@@ -1,19 +1,17 @@
 package app.talkide.controlplane.conversation.eventlog;
 
+import app.talkide.controlplane.system.NotifyChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
  * Whether replicas tell each other about appends (PostgreSQL) or only this process listens (H2), on
  * which channel, and the payload: {@code <replica>:<conversationId>:<lastSeq>}, small and free of
- * content, so a listener reads the rows from the table. The channel is named after the schema, so
- * deployments (and test runs) sharing one database do not hear each other.
+ * content, so a listener reads the rows from the table.
  */
 @Component
 class NotificationChannel {
@@ -24,27 +22,23 @@ class NotificationChannel {
     /** The longest payload of one conversation, with its separator: replica, UUID, a long, 3 separators. */
     static final int MAX_ENTRY = 8 + 36 + 19 + 3;
 
-    private final boolean postgres;
-    private final String name;
+    private final NotifyChannel channel;
     private final String replica = UUID.randomUUID().toString().substring(0, 8);
 
     NotificationChannel(JdbcTemplate template) {
-        String[] kind = template.execute((ConnectionCallback<String[]>) connection ->
-                new String[] {connection.getMetaData().getDatabaseProductName(), String.valueOf(connection.getSchema())
-                });
-        this.postgres = kind != null && "PostgreSQL".equalsIgnoreCase(kind[0]);
-        String schema =
-                kind == null ? "public" : kind[1].toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
-        String channel = "talkide_events_" + schema;
-        this.name = channel.length() > 63 ? channel.substring(0, 63) : channel;
+        this.channel = NotifyChannel.of(template, "events");
+    }
+
+    NotifyChannel channel() {
+        return channel;
     }
 
     boolean crossesReplicas() {
-        return postgres;
+        return channel.crossesReplicas();
     }
 
     String name() {
-        return name;
+        return channel.name();
     }
 
     /** This replica's name in payloads, so that it can ignore its own notifications. */

@@ -5,8 +5,8 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
-import org.springframework.stereotype.Component;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.util.backoff.FixedBackOff;
 
 /**
@@ -14,71 +14,40 @@ import org.springframework.util.backoff.FixedBackOff;
  * concerned. After the connection broke every feed re-reads the log, since notifications sent meanwhile
  * are lost.
  */
-@Component
-class PostgresEventListener implements SmartLifecycle, PostgresListener.Handler {
+@Configuration(proxyBeanMethods = false)
+class PostgresEventListener {
 
     private static final Logger log = LoggerFactory.getLogger(PostgresEventListener.class);
 
-    private final NotificationChannel channel;
-    private final ConversationFeeds feeds;
-    private final PostgresListener listener;
-
-    PostgresEventListener(
+    @Bean
+    PostgresListener conversationEventListener(
             NotificationChannel channel,
             ConversationFeeds feeds,
             DataSource dataSource,
             EventLogProperties properties) {
-        this.channel = channel;
-        this.feeds = feeds;
-        this.listener = new PostgresListener(
+        return new PostgresListener(
                 "event-listener",
                 "conversation events",
-                channel.name(),
+                channel.channel(),
                 dataSource,
                 properties.listenPoll(),
                 new FixedBackOff(properties.listenReconnectBackoff().toMillis()),
-                this);
-    }
+                new PostgresListener.Handler() {
+                    @Override
+                    public void listening(boolean again) {
+                        if (again) {
+                            log.info(
+                                    "Listening for conversation events again; catching up every followed conversation");
+                            feeds.refreshAll();
+                        }
+                    }
 
-    @Override
-    public void listening(boolean again) {
-        if (again) {
-            log.info("Listening for conversation events again; catching up every followed conversation");
-            feeds.refreshAll();
-        }
-    }
-
-    @Override
-    public void heard(@Nullable String payload) {
-        channel.parse(payload)
-                .forEach(appended -> feeds.appendedElsewhere(appended.conversationId(), appended.lastSeq()));
-    }
-
-    @Override
-    public void start() {
-        if (channel.crossesReplicas()) {
-            listener.start();
-        }
-    }
-
-    @Override
-    public void stop() {
-        listener.stop();
-    }
-
-    @Override
-    public boolean isRunning() {
-        return listener.isRunning();
-    }
-
-    /** Listens before the web server takes streams, and until after it stopped. */
-    @Override
-    public int getPhase() {
-        return Integer.MIN_VALUE + 1000;
-    }
-
-    /** For failover tests: breaks the connection as a network fault would. */
-    void breakConnection() {
-        listener.breakConnection();
+                    @Override
+                    public void heard(@Nullable String payload) {
+                        channel.parse(payload)
+                                .forEach(appended ->
+                                        feeds.appendedElsewhere(appended.conversationId(), appended.lastSeq()));
+                    }
+                });
     }
 }

@@ -1,11 +1,11 @@
 package app.talkide.controlplane.token.worker;
 
 import app.talkide.controlplane.membership.MembershipRevoked;
+import app.talkide.controlplane.system.NotifyChannel;
+import app.talkide.controlplane.system.PostgresListener;
 import app.talkide.controlplane.tenant.TenantEnvironmentClosed;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
-import java.util.Locale;
 import org.jspecify.annotations.Nullable;
-import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.event.TransactionPhase;
@@ -13,30 +13,23 @@ import org.springframework.transaction.event.TransactionalEventListener;
 
 /**
  * Tells every replica's {@link OwnerStanding} what to forget. On PostgreSQL the change's own transaction
- * sends a NOTIFY (delivered only if it commits) that {@link StandingListener} hears on each replica; this
- * replica forgets once the change committed. The channel is named after the schema, so deployments and
- * test runs sharing one database do not hear each other. Payloads are tab-separated, a character user ids
- * cannot hold: {@code m<TAB>tenant<TAB>env<TAB>user} or {@code t<TAB>tenant<TAB>env}.
+ * sends a NOTIFY (delivered only if it commits) that every replica's {@link StandingListener} hears and
+ * hands back here; this replica forgets once the change committed. Whenever the LISTEN (re)starts or
+ * breaks, everything remembered is forgotten, since notifications sent meanwhile are lost; until then
+ * {@link OwnerStanding#MAX_AGE} bounds how stale a yes can be. Payloads are tab-separated, a character
+ * user ids cannot hold: {@code m<TAB>tenant<TAB>env<TAB>user} or {@code t<TAB>tenant<TAB>env}.
  */
 @Component
-class StandingChanges {
+class StandingChanges implements PostgresListener.Handler {
 
     private final OwnerStanding standing;
     private final JdbcTemplate jdbc;
-    private final boolean postgres;
-    private final String channel;
+    private final NotifyChannel channel;
 
     StandingChanges(OwnerStanding standing, JdbcTemplate jdbc) {
         this.standing = standing;
         this.jdbc = jdbc;
-        String[] kind = jdbc.execute((ConnectionCallback<String[]>) connection ->
-                new String[] {connection.getMetaData().getDatabaseProductName(), String.valueOf(connection.getSchema())
-                });
-        this.postgres = kind != null && "PostgreSQL".equalsIgnoreCase(kind[0]);
-        String schema =
-                kind == null ? "public" : kind[1].toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
-        String name = "talkide_standing_" + schema;
-        this.channel = name.length() > 63 ? name.substring(0, 63) : name;
+        this.channel = NotifyChannel.of(jdbc, "standing");
     }
 
     @TransactionalEventListener(phase = TransactionPhase.BEFORE_COMMIT)
@@ -61,7 +54,8 @@ class StandingChanges {
     }
 
     /** Applies another replica's notification; garbage is ignored (the max age still bounds staleness). */
-    void heard(@Nullable String payload) {
+    @Override
+    public void heard(@Nullable String payload) {
         if (payload == null) {
             return;
         }
@@ -77,22 +71,25 @@ class StandingChanges {
         }
     }
 
-    /** Notifications may have been missed. */
-    void heardNothingForAWhile() {
+    /** Whatever was said before this LISTEN took effect went unheard. */
+    @Override
+    public void listening(boolean again) {
         standing.forgetAll();
     }
 
-    boolean crossesReplicas() {
-        return postgres;
+    /** Notifications may be missed until the LISTEN is back. */
+    @Override
+    public void lost() {
+        standing.forgetAll();
     }
 
-    String channel() {
+    NotifyChannel channel() {
         return channel;
     }
 
     private void send(String payload) {
-        if (postgres) {
-            jdbc.queryForList("select pg_notify(?, ?)", channel, payload);
+        if (channel.crossesReplicas()) {
+            jdbc.queryForList("select pg_notify(?, ?)", channel.name(), payload);
         }
     }
 }

@@ -12,6 +12,7 @@ import app.talkide.controlplane.support.PostgresOnly;
 import app.talkide.controlplane.support.SseClient;
 import app.talkide.controlplane.support.TestDatabase;
 import app.talkide.controlplane.support.TestHttp;
+import app.talkide.controlplane.system.PostgresListener;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironments;
 import app.talkide.controlplane.token.TokenTestSupport;
@@ -134,7 +135,7 @@ class TwoReplicaStreamTest {
         log(a).append(conversation, List.of(event("before")));
         await().atMost(Duration.ofSeconds(10)).until(() -> onB.events().size() == 1);
 
-        b.getBean(PostgresEventListener.class).breakConnection();
+        b.getBean("conversationEventListener", PostgresListener.class).breakConnection();
         log(a).append(conversation, List.of(event("while-broken-1"), event("while-broken-2")));
 
         await().atMost(Duration.ofSeconds(30)).until(() -> onB.events().size() == 3);

@@ -1,8 +1,7 @@
 package app.talkide.controlplane.conversation.compaction;
 
 import app.talkide.controlplane.conversation.ConversationEvent;
-import java.sql.ResultSet;
-import java.sql.SQLException;
+import app.talkide.controlplane.conversation.eventlog.ConversationEventRows;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -99,7 +98,7 @@ class CompactionRepository {
                 .param("id", conversationId)
                 .param("after", after)
                 .param("through", through)
-                .query(CompactionRepository::map)
+                .query(ConversationEventRows::map)
                 .list();
     }
 
@@ -150,15 +149,5 @@ class CompactionRepository {
                         where conversation_id = :id and purged_through < :through
                         """).param("through", through).param("id", conversationId).update();
         return deleted;
-    }
-
-    private static ConversationEvent map(ResultSet rs, int row) throws SQLException {
-        return new ConversationEvent(
-                rs.getObject("conversation_id", UUID.class),
-                rs.getLong("seq"),
-                rs.getString("type"),
-                rs.getString("data"),
-                rs.getString("source_event_id"),
-                rs.getTimestamp("created_at").toInstant());
     }
 }

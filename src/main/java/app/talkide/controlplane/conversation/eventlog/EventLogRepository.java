@@ -2,8 +2,6 @@ package app.talkide.controlplane.conversation.eventlog;
 
 import app.talkide.controlplane.conversation.ConversationEvent;
 import app.talkide.controlplane.conversation.NewConversationEvent;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -173,7 +171,7 @@ class EventLogRepository {
                 .param("id", conversationId)
                 .param("after", afterSeq)
                 .param("limit", limit)
-                .query(EventLogRepository::map)
+                .query(ConversationEventRows::map)
                 .list();
     }
 
@@ -186,7 +184,7 @@ class EventLogRepository {
                         """)
                 .param("id", conversationId)
                 .param("types", types)
-                .query(EventLogRepository::map)
+                .query(ConversationEventRows::map)
                 .optional();
     }
 
@@ -197,15 +195,5 @@ class EventLogRepository {
                 .param("payload", payload)
                 .query((rs, row) -> 1)
                 .list();
-    }
-
-    static ConversationEvent map(ResultSet rs, int row) throws SQLException {
-        return new ConversationEvent(
-                rs.getObject("conversation_id", UUID.class),
-                rs.getLong("seq"),
-                rs.getString("type"),
-                rs.getString("data"),
-                rs.getString("source_event_id"),
-                rs.getTimestamp("created_at").toInstant());
     }
 }

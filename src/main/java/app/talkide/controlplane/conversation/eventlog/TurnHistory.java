@@ -44,7 +44,7 @@ class TurnHistory implements ConversationHistory {
                 .param("from", from)
                 .param("before", before)
                 .param("limit", newest ? maxEvents : Integer.MAX_VALUE)
-                .query(EventLogRepository::map)
+                .query(ConversationEventRows::map)
                 .list();
         long cursor = events.isEmpty()
                 ? (newest ? repository.lastSeq(conversationId) : before - 1)

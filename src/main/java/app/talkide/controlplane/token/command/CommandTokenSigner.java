@@ -7,11 +7,7 @@ import app.talkide.controlplane.token.TokenProperties;
 import app.talkide.controlplane.token.keys.DerivedKey;
 import app.talkide.controlplane.token.keys.DerivedKeys;
 import app.talkide.controlplane.token.keys.KeyPurpose;
-import com.nimbusds.jose.JOSEException;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Date;
@@ -39,10 +35,6 @@ public class CommandTokenSigner {
     public String sign(TenantEnvironmentId tenantEnvironment, String method, String target, byte[] body) {
         Instant now = clock.instant();
         DerivedKey key = keys.signing(KeyPurpose.COMMAND, tenantEnvironment);
-        JWSHeader header = new JWSHeader.Builder(JWSAlgorithm.HS256)
-                .keyID(key.kid())
-                .type(TYPE)
-                .build();
         JWTClaimsSet claims = new JWTClaimsSet.Builder()
                 .issuer(properties.issuer())
                 .audience(AUDIENCE)
@@ -55,12 +47,6 @@ public class CommandTokenSigner {
                 .expirationTime(Date.from(now.plus(properties.commandTokenTtl())))
                 .jwtID(UUID.randomUUID().toString())
                 .build();
-        SignedJWT jwt = new SignedJWT(header, claims);
-        try {
-            jwt.sign(key.signer());
-        } catch (JOSEException e) {
-            throw new IllegalStateException("HS256 signing failed", e);
-        }
-        return jwt.serialize();
+        return key.sign(TYPE, claims);
     }
 }

@@ -1,8 +1,13 @@
 package app.talkide.controlplane.token.keys;
 
 import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jose.crypto.MACVerifier;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
 
 /**
  * A derived HS256 key and the kid of the master key it came from. The signer and verifier are built
@@ -34,8 +39,17 @@ public final class DerivedKey {
         return secret.clone();
     }
 
-    public MACSigner signer() {
-        return signer;
+    /** The claims as a compact HS256 JWT of {@code type}, its header naming this key's kid. */
+    public String sign(JOSEObjectType type, JWTClaimsSet claims) {
+        JWSHeader header =
+                new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(kid).type(type).build();
+        SignedJWT jwt = new SignedJWT(header, claims);
+        try {
+            jwt.sign(signer);
+        } catch (JOSEException e) {
+            throw new IllegalStateException("HS256 signing failed", e);
+        }
+        return jwt.serialize();
     }
 
     public MACVerifier verifier() {

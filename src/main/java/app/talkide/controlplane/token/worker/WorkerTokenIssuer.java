@@ -7,11 +7,7 @@ import app.talkide.controlplane.token.TokenProperties;
 import app.talkide.controlplane.token.keys.DerivedKey;
 import app.talkide.controlplane.token.keys.DerivedKeys;
 import app.talkide.controlplane.token.keys.KeyPurpose;
-import com.nimbusds.jose.JOSEException;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Date;
@@ -36,10 +32,6 @@ public class WorkerTokenIssuer {
         Instant now = clock.instant();
         Instant expiresAt = now.plus(properties.workerTokenTtl());
         DerivedKey key = keys.signing(KeyPurpose.WORKER_TOKEN, scope.tenantEnvironment());
-        JWSHeader header = new JWSHeader.Builder(JWSAlgorithm.HS256)
-                .keyID(key.kid())
-                .type(TYPE)
-                .build();
         JWTClaimsSet claims = new JWTClaimsSet.Builder()
                 .issuer(properties.issuer())
                 .audience(properties.audience())
@@ -53,13 +45,7 @@ public class WorkerTokenIssuer {
                 .expirationTime(Date.from(expiresAt))
                 .jwtID(UUID.randomUUID().toString())
                 .build();
-        SignedJWT jwt = new SignedJWT(header, claims);
-        try {
-            jwt.sign(key.signer());
-        } catch (JOSEException e) {
-            throw new IllegalStateException("HS256 signing failed", e);
-        }
         // JWT times have whole-second precision; report what the token actually says.
-        return new IssuedWorkerToken(jwt.serialize(), Instant.ofEpochSecond(expiresAt.getEpochSecond()));
+        return new IssuedWorkerToken(key.sign(TYPE, claims), Instant.ofEpochSecond(expiresAt.getEpochSecond()));
     }
 }

@@ -1,9 +1,6 @@
 package app.talkide.controlplane.token;
 
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code X-Worker-Token} check of every {@code /api/internal/**} request, for a path served outside
@@ -14,10 +11,9 @@ public interface WorkerTokenCheck {
     String HEADER = "X-Worker-Token";
 
     /**
-     * The caller, when the request's WorkerToken verifies and its conversation, tenant-environment and
-     * owner still match; otherwise null, once the 401 is written (counted by reason, the body drained or
-     * the connection marked to close, in the shape of the first responder for the path).
+     * Verifies the request's WorkerToken and that its conversation, tenant-environment and owner still
+     * match. A refusal is counted by reason; the caller answers it with a 401 after draining the request's
+     * body or marking the connection to close ({@code UnreadBody.drainOrClose}).
      */
-    @Nullable
-    WorkerPrincipal authorize(HttpServletRequest request, HttpServletResponse response) throws IOException;
+    WorkerTokenVerdict check(HttpServletRequest request);
 }

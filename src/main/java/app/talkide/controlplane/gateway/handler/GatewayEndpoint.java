@@ -4,6 +4,7 @@ import app.talkide.controlplane.gateway.filter.GatewayPaths;
 import app.talkide.controlplane.observability.LogContext;
 import app.talkide.controlplane.token.WorkerPrincipal;
 import app.talkide.controlplane.token.WorkerTokenCheck;
+import app.talkide.controlplane.token.WorkerTokenVerdict;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -51,20 +52,25 @@ final class GatewayEndpoint implements Filter {
         long arrivedNanos = arrivedNanos(request);
         // The one header of the security chain's set that still means something for JSON answers.
         response.setHeader("X-Content-Type-Options", "nosniff");
-        WorkerPrincipal worker;
         HttpServletRequest checked;
+        WorkerTokenVerdict verdict;
         try {
             checked = firewall.getFirewalledRequest(request);
             // The firewalled request refuses a bad header when it is read: read them all here, where a
             // refusal is answered as the firewall's, not later by the handler as a 500.
             readEveryHeader(checked);
-            worker = tokens.authorize(checked, response);
+            verdict = tokens.check(checked);
         } catch (RequestRejectedException refused) {
             rejected.handle(request, response, refused);
             return;
         }
-        if (worker == null) {
-            return;
+        WorkerPrincipal worker;
+        switch (verdict) {
+            case WorkerTokenVerdict.Accepted accepted -> worker = accepted.principal();
+            case WorkerTokenVerdict.Refused refused -> {
+                WorkerTokenRefusal.write(checked, response, refused.reason());
+                return;
+            }
         }
         ServerHttpObservationFilter.findObservationContext(request).ifPresent(context -> context.setPathPattern(ROUTE));
         try (LogContext ids = LogContext.of(

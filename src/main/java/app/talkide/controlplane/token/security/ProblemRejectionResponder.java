@@ -1,26 +1,21 @@
 package app.talkide.controlplane.token.security;
 
 import app.talkide.controlplane.system.ProblemResponses;
+import app.talkide.controlplane.system.UnreadBody;
 import app.talkide.controlplane.token.RejectionReason;
-import app.talkide.controlplane.token.WorkerTokenRejectionResponder;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import org.springframework.http.HttpStatus;
 
-/** The default answer to a refused WorkerToken: a 401 problem detail naming the reason. */
-final class ProblemRejectionResponder implements WorkerTokenRejectionResponder {
+/** The internal API's answer to a refused WorkerToken: a 401 problem detail naming the reason. */
+final class ProblemRejectionResponder {
 
-    static final ProblemRejectionResponder INSTANCE = new ProblemRejectionResponder();
+    private ProblemRejectionResponder() {}
 
-    @Override
-    public boolean handles(HttpServletRequest request) {
-        return true;
-    }
-
-    @Override
-    public void reject(HttpServletRequest request, HttpServletResponse response, RejectionReason reason)
+    static void reject(HttpServletRequest request, HttpServletResponse response, RejectionReason reason)
             throws IOException {
+        UnreadBody.drainOrClose(request, response);
         response.setHeader("WWW-Authenticate", "X-Worker-Token error=\"invalid_token\"");
         ProblemResponses.write(
                 response,

@@ -1,21 +1,15 @@
 package app.talkide.controlplane.token.security;
 
 import app.talkide.controlplane.conversation.ConversationDirectory;
-import app.talkide.controlplane.system.UnreadBody;
 import app.talkide.controlplane.token.RejectionReason;
 import app.talkide.controlplane.token.WorkerPrincipal;
 import app.talkide.controlplane.token.WorkerTokenCheck;
-import app.talkide.controlplane.token.WorkerTokenRejectionResponder;
+import app.talkide.controlplane.token.WorkerTokenVerdict;
 import app.talkide.controlplane.token.worker.OwnerStanding;
 import app.talkide.controlplane.token.worker.VerifiedWorkerTokens;
 import app.talkide.controlplane.token.worker.WorkerTokenRejected;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-import java.io.IOException;
-import java.util.List;
-import org.jspecify.annotations.Nullable;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 /**
@@ -30,32 +24,32 @@ class WorkerTokenAuthorizer implements WorkerTokenCheck {
     private final VerifiedWorkerTokens tokens;
     private final ConversationDirectory conversations;
     private final OwnerStanding ownerStanding;
-    private final List<WorkerTokenRejectionResponder> responders;
     private final MeterRegistry meters;
 
     WorkerTokenAuthorizer(
             VerifiedWorkerTokens tokens,
             ConversationDirectory conversations,
             OwnerStanding ownerStanding,
-            ObjectProvider<WorkerTokenRejectionResponder> responders,
             MeterRegistry meters) {
         this.tokens = tokens;
         this.conversations = conversations;
         this.ownerStanding = ownerStanding;
-        this.responders = responders.orderedStream().toList();
         this.meters = meters;
     }
 
     @Override
-    public @Nullable WorkerPrincipal authorize(HttpServletRequest request, HttpServletResponse response)
-            throws IOException {
+    public WorkerTokenVerdict check(HttpServletRequest request) {
         try {
             WorkerPrincipal principal = tokens.verify(request.getHeader(HEADER));
             checkScope(principal);
-            return principal;
+            return new WorkerTokenVerdict.Accepted(principal);
         } catch (WorkerTokenRejected rejected) {
-            reject(request, response, rejected.reason());
-            return null;
+            meters.counter(
+                            "talkide.worker.token.rejections",
+                            "reason",
+                            rejected.reason().code())
+                    .increment();
+            return new WorkerTokenVerdict.Refused(rejected.reason());
         }
     }
 
@@ -69,19 +63,5 @@ class WorkerTokenAuthorizer implements WorkerTokenCheck {
         if (!matches) {
             throw new WorkerTokenRejected(RejectionReason.WRONG_SCOPE);
         }
-    }
-
-    private void reject(HttpServletRequest request, HttpServletResponse response, RejectionReason reason)
-            throws IOException {
-        meters.counter("talkide.worker.token.rejections", "reason", reason.code())
-                .increment();
-        UnreadBody.drainOrClose(request, response);
-        for (WorkerTokenRejectionResponder responder : responders) {
-            if (responder.handles(request)) {
-                responder.reject(request, response, reason);
-                return;
-            }
-        }
-        ProblemRejectionResponder.INSTANCE.reject(request, response, reason);
     }
 }

@@ -3,6 +3,7 @@ package app.talkide.controlplane.token.security;
 import app.talkide.controlplane.observability.LogContext;
 import app.talkide.controlplane.token.WorkerPrincipal;
 import app.talkide.controlplane.token.WorkerTokenCheck;
+import app.talkide.controlplane.token.WorkerTokenVerdict;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -29,9 +30,13 @@ final class WorkerTokenValidationFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        WorkerPrincipal principal = check.authorize(request, response);
-        if (principal == null) {
-            return;
+        WorkerPrincipal principal;
+        switch (check.check(request)) {
+            case WorkerTokenVerdict.Accepted accepted -> principal = accepted.principal();
+            case WorkerTokenVerdict.Refused refused -> {
+                ProblemRejectionResponder.reject(request, response, refused.reason());
+                return;
+            }
         }
         SecurityContext context = contexts.createEmptyContext();
         context.setAuthentication(new WorkerTokenAuthentication(principal));

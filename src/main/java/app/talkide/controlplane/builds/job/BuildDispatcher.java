@@ -15,24 +15,23 @@ import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.event.TransactionalEventListener;
 
 /**
  * The leader's half of builds: starts queued builds as Jobs while their tenant-environment has fewer than
  * {@code max-running} running (oldest first), follows the running ones ({@link BuildJobWatch}), and on
- * becoming leader adopts what the previous leader left running. All of it on one thread, so two dispatches
- * never race; other replicas only queue and cancel. Requests accepted by another replica are found by the
+ * becoming leader adopts what the previous leader left running. All of it one step at a time, on the
+ * application's scheduler under one lock, so two dispatches never race; other replicas only queue and cancel. Requests accepted by another replica are found by the
  * sweep every {@code dispatch-interval}.
  */
 @Component
@@ -46,23 +45,25 @@ class BuildDispatcher implements SmartLifecycle {
     private final BuildProperties properties;
     private final BuildJobWatch watch;
     private final BuildPlacements placements;
-    private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().daemon().name("build-dispatch").factory());
+    private final TaskScheduler scheduler;
+    private final ReentrantLock oneStepAtATime = new ReentrantLock();
     private volatile boolean leading;
     private volatile boolean running;
-    private @Nullable ScheduledFuture<?> sweep;
+    private volatile @Nullable ScheduledFuture<?> sweep;
 
     BuildDispatcher(
             KubernetesClient client,
             Builds builds,
             BuildProperties properties,
             BuildJobWatch watch,
-            BuildPlacements placements) {
+            BuildPlacements placements,
+            TaskScheduler scheduler) {
         this.client = client;
         this.builds = builds;
         this.properties = properties;
         this.watch = watch;
         this.placements = placements;
+        this.scheduler = scheduler;
     }
 
     @EventListener
@@ -80,8 +81,7 @@ class BuildDispatcher implements SmartLifecycle {
             // The newest state, not this event's: a loss and a regain queued together end up leading.
             if (leading) {
                 watch.start(this::execute);
-                long every = properties.dispatchInterval().toMillis();
-                sweep = executor.scheduleWithFixedDelay(() -> run(this::sweep), 0, every, TimeUnit.MILLISECONDS);
+                sweep = scheduler.scheduleWithFixedDelay(() -> step(this::sweep), properties.dispatchInterval());
             }
         });
     }
@@ -97,10 +97,10 @@ class BuildDispatcher implements SmartLifecycle {
         execute(() -> dispatch(finished.tenantEnvironment()));
     }
 
-    /** Runs on the dispatch thread; a failure is logged and the next sweep tries again. */
+    /** Runs one step at a time after the others; a failure is logged and the next sweep tries again. */
     void execute(Runnable task) {
         if (running) {
-            executor.execute(() -> run(task));
+            scheduler.schedule(() -> step(task), scheduler.getClock().instant());
         }
     }
 
@@ -167,11 +167,16 @@ class BuildDispatcher implements SmartLifecycle {
         }
     }
 
-    private static void run(Runnable task) {
+    private void step(Runnable task) {
+        oneStepAtATime.lock();
         try {
-            task.run();
+            if (running) {
+                task.run();
+            }
         } catch (RuntimeException e) {
             log.warn("Build dispatch step failed; the next sweep retries", e);
+        } finally {
+            oneStepAtATime.unlock();
         }
     }
 
@@ -184,7 +189,10 @@ class BuildDispatcher implements SmartLifecycle {
     public void stop() {
         running = false;
         watch.stop();
-        executor.shutdownNow();
+        ScheduledFuture<?> sweeping = sweep;
+        if (sweeping != null) {
+            sweeping.cancel(false);
+        }
     }
 
     @Override

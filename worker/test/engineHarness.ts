@@ -22,12 +22,15 @@ export interface StandIn {
   commands: Map<string, string>;
   /** Every gateway request path the control plane saw (anything else reaching it shows up here). */
   paths: string[];
+  /** Every model request's body, in order. */
+  modelRequests: ModelRequest[];
   close(): void;
 }
 
 export async function standInControlPlane(): Promise<StandIn> {
   const commands = new Map<string, string>();
   const paths: string[] = [];
+  const modelRequests: ModelRequest[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => {
@@ -40,7 +43,9 @@ export async function standInControlPlane(): Promise<StandIn> {
       } else if (req.url?.startsWith('/api/internal/gateway/anthropic/v1/messages/count_tokens')) {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"input_tokens":10}');
       } else if (req.url?.startsWith('/api/internal/gateway/anthropic/v1/messages')) {
-        model(res, JSON.parse(body || '{}') as ModelRequest, commands);
+        const request = JSON.parse(body || '{}') as ModelRequest;
+        modelRequests.push(request);
+        model(res, request, commands);
       } else {
         res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
       }
@@ -51,6 +56,7 @@ export async function standInControlPlane(): Promise<StandIn> {
     url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
     commands,
     paths,
+    modelRequests,
     close: () => {
       server.closeAllConnections();
       server.close();
@@ -58,14 +64,14 @@ export async function standInControlPlane(): Promise<StandIn> {
   };
 }
 
-interface ModelRequest {
+export interface ModelRequest {
   model?: string;
   stream?: boolean;
   tools?: { name?: string }[];
   messages?: { role: string; content: unknown }[];
 }
 
-function textOf(content: unknown): string {
+export function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content

@@ -44,6 +44,8 @@ export interface SdkAgentSettings {
   /** A capability for one engine of the conversation at the local gateway proxy. */
   grant: (conversationId: string) => ProxyGrant;
   mcpServers: (conversationId: string) => Record<string, McpServerConfig>;
+  /** Changes when the operator's MCP servers may have: a warm engine started with an older list is replaced. */
+  mcpVersion?: () => number;
   /** How Bash is confined, and what no tool may read. */
   boundary: ToolBoundary;
   /** Starts the engine's process; the worker's own, so that its stop can wait for every engine. */

@@ -3,6 +3,7 @@ import { createSdkMcpServer, type McpServerConfig, tool } from '@anthropic-ai/cl
 import { z } from 'zod';
 import { ConfigError } from './config.js';
 import type { Reports } from './reports.js';
+import { WatchedFile } from './secrets.js';
 
 /**
  * Mara's MCP servers. `talkide-issue-tracking` (UC-09) runs in-process: its one tool files an issue with
@@ -12,7 +13,9 @@ import type { Reports } from './reports.js';
  * (`TALKIDE_WORKER_MCP_CONFIG`, mounted read-only next to the Secret), never from the working tree — the
  * tree is written by Mara and by the user's prompts, so a `.mcp.json` there would let a prompt add a
  * server. Only remote servers (`http`, `sse`) with an https URL (or loopback) are accepted: a `stdio`
- * entry would run an arbitrary command inside the pod.
+ * entry would run an arbitrary command inside the pod. The kubelet updates the mounted file when the
+ * operator changes the list; the worker re-reads it (at most once a second) and the turns that start after
+ * get the new list, without a restart.
  */
 export const ISSUE_SERVER = 'talkide-issue-tracking';
 
@@ -52,14 +55,46 @@ export type RemoteMcpServer = { type: 'http' | 'sse'; url: string; headers?: Rec
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
+/** The operator's MCP servers as they are now, and a version that changes whenever they may have. */
+export interface OperatorMcpServers {
+  current(): { value: Record<string, RemoteMcpServer>; version: number };
+}
+
+/**
+ * The operator's list from `file`, re-read when the kubelet swaps it; a bad file at start stops the start,
+ * a bad new version keeps the last good list (logged, never its content).
+ */
+export function watchOperatorMcpServers(file: string | undefined, recheckMs = 1000): OperatorMcpServers {
+  if (!file) {
+    return { current: () => ({ value: {}, version: 0 }) };
+  }
+  return new WatchedFile(
+    file,
+    (text) => parseOperatorMcpServers(file, text),
+    recheckMs,
+    Date.now,
+    'MCP server list',
+  );
+}
+
 /** Reads and checks the operator's MCP server list; a bad file stops the start, naming what is wrong. */
 export function loadOperatorMcpServers(file: string | undefined): Record<string, RemoteMcpServer> {
   if (!file) {
     return {};
   }
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new ConfigError(`the MCP server list ${file} is not readable JSON`);
+  }
+  return parseOperatorMcpServers(file, text);
+}
+
+function parseOperatorMcpServers(file: string, text: string): Record<string, RemoteMcpServer> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch {
     throw new ConfigError(`the MCP server list ${file} is not readable JSON`);
   }

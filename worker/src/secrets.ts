@@ -24,20 +24,33 @@ export function fixedSecrets(identityToken: string, commandKeys: CommandKey[]): 
   return { identityToken: () => identityToken, commandKeys: () => commandKeys };
 }
 
-class WatchedFile<T> {
+/**
+ * A file the kubelet may swap (a mounted Secret): parsed at start (a bad file stops it), re-read when its
+ * stamp changed, at most once per `recheckMs`; a bad new version keeps the last good value.
+ */
+export class WatchedFile<T> {
   private value: T;
   private stamp: string;
   private checkedAt: number;
+  /** Raised by every re-read that changed the value's source: engines set up with an older one are stale. */
+  private version = 0;
 
   constructor(
     private readonly path: string,
     private readonly parse: (text: string) => T,
     private readonly recheckMs: number,
     private readonly now: () => number,
+    private readonly what = 'secret file',
   ) {
     this.value = parse(read(path));
     this.stamp = stampOf(path);
     this.checkedAt = now();
+  }
+
+  /** The version of the value `get()` returns now. */
+  current(): { value: T; version: number } {
+    const value = this.get();
+    return { value, version: this.version };
   }
 
   get(): T {
@@ -51,10 +64,11 @@ class WatchedFile<T> {
       if (stamp !== this.stamp) {
         this.value = this.parse(read(this.path));
         this.stamp = stamp;
-        log.info('secret file re-read', { file: this.path });
+        this.version += 1;
+        log.info(`${this.what} re-read`, { file: this.path });
       }
     } catch (e) {
-      log.warn('secret file unreadable; keeping the last value', {
+      log.warn(`${this.what} unreadable; keeping the last value`, {
         file: this.path,
         error: e instanceof ConfigError ? e.message : 'unreadable',
       });

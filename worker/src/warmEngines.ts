@@ -58,6 +58,8 @@ interface Engine {
   query: Query;
   busy: boolean;
   lastUsed: number;
+  /** The operator's MCP list it was started with (`settings.mcpVersion`). */
+  mcpVersion: number;
 }
 
 /** How long a new engine waits for a closed one's process to exit before the turn fails instead. */
@@ -105,10 +107,18 @@ export function warmSdkAgent(
   );
   sweep.unref();
 
+  const mcpVersion = () => settings.mcpVersion?.() ?? 0;
+
   const engineFor = async (conversationId: string): Promise<Engine> => {
     const existing = engines.get(conversationId);
-    if (existing) {
+    if (existing && existing.mcpVersion === mcpVersion()) {
       return existing;
+    }
+    if (existing) {
+      // Started with an MCP list the operator has changed since: a removed server (perhaps with a revoked
+      // credential) must not stay reachable, so the next turn starts a fresh engine on the transcript.
+      log.info('replacing an engine started with an older MCP server list', { conversationId });
+      discard(conversationId);
     }
     // Never more than maxEngines engines, counted both in this pool and as live processes (a closed one
     // takes a moment to exit): close the least recently used idle engine and wait, until there is room.
@@ -133,6 +143,7 @@ export function warmSdkAgent(
       return raced;
     }
     const inbox = new Inbox();
+    const version = mcpVersion();
     const grant = settings.grant(conversationId);
     const options: Options = sdkOptions(settings, conversationId, new AbortController(), grant);
     const spawned: SpawnedProcess[] = [];
@@ -151,6 +162,7 @@ export function warmSdkAgent(
       query: query({ prompt: inbox, options }),
       busy: false,
       lastUsed: Date.now(),
+      mcpVersion: version,
     };
     engines.set(conversationId, engine);
     return engine;

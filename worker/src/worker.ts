@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
 import { EngineSlots } from './admission.js';
 import { type Agent, type SdkAgentSettings, scriptedAgent, sdkAgent } from './agent.js';
 import { BuildApi } from './buildApi.js';
@@ -11,7 +12,7 @@ import { EngineProcesses } from './engineProcesses.js';
 import { GatewayProxy } from './gatewayProxy.js';
 import { json, problem } from './http.js';
 import { logger } from './log.js';
-import { ISSUE_SERVER, issueTrackingServer, loadOperatorMcpServers } from './mcp.js';
+import { ISSUE_SERVER, issueTrackingServer, watchOperatorMcpServers } from './mcp.js';
 import { Reports } from './reports.js';
 import { SessionRoutes } from './routes.js';
 import { SessionLeases } from './sessionLease.js';
@@ -47,6 +48,8 @@ export class Worker {
   private warm: WarmAgent | undefined;
   private readonly engines = new EngineProcesses();
   private readonly slots: EngineSlots;
+  /** What each engine is started with; the MCP servers in it follow the operator's file. */
+  readonly engineSettings: SdkAgentSettings;
 
   private constructor(
     readonly config: WorkerConfig,
@@ -63,7 +66,7 @@ export class Worker {
       Date.now,
       new SessionLeases(config.sessionLeaseMs, (id) => this.sessions.leaseLost(id)),
     );
-    const operatorServers = loadOperatorMcpServers(config.mcpConfigFile);
+    const operatorServers = watchOperatorMcpServers(config.mcpConfigFile);
     // Builds: the control plane runs them; a build waits on (and is cancelled with) the turn that started it.
     const builds = new BuildApi(config.gatewayBaseUrl, tokens);
     const turnSignals = new TurnSignals();
@@ -75,16 +78,23 @@ export class Worker {
       boundary: {
         sandbox: config.sandbox,
         allowedDomains: config.sandboxAllowedDomains,
-        deniedDirs: [config.configDir, ...(config.secretsDir ? [config.secretsDir] : [])],
+        // The MCP list's header values are credentials too.
+        deniedDirs: [
+          config.configDir,
+          ...(config.secretsDir ? [config.secretsDir] : []),
+          ...(config.mcpConfigFile ? [dirname(config.mcpConfigFile)] : []),
+        ],
         ripgrep: existsSync(SYSTEM_RIPGREP) ? SYSTEM_RIPGREP : undefined,
       },
       spawnEngine: this.engines.spawn,
       mcpServers: (id) => ({
-        ...operatorServers,
+        ...operatorServers.current().value,
         [ISSUE_SERVER]: issueTrackingServer(id, this.reports),
         [BUILD_SERVER]: buildServer(id, builds, turnSignals),
       }),
+      mcpVersion: () => operatorServers.current().version,
     };
+    this.engineSettings = settings;
     if (!agentOverride && config.agent === 'sdk' && config.engineIdleMs > 0) {
       this.warm = warmSdkAgent(settings, config.engineIdleMs, config.maxEngines, () => this.engines.count());
     }

@@ -44,6 +44,9 @@ export function workerStatus(data) {
       return 'Mara’s workspace cannot be reached right now. The console keeps trying.' + (detail ? ` (${detail})` : '');
     case 'busy':
       return 'Mara is busy with other conversations. Your message is queued and will start as soon as she is free.';
+    case 'handover':
+      return 'Mara’s workspace is moving to a new version; the previous one is still finishing this conversation’s'
+        + ' work. Your message is kept and will be delivered as soon as it lets go.';
     case 'ready':
       return null;
     default:

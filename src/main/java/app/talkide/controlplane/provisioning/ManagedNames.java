@@ -21,6 +21,12 @@ public final class ManagedNames {
     /** The worker Secret; its keys are {@code workercontract.WorkerSecretKeys}. */
     public static final String WORKER_SECRET = "talkide-worker-token";
 
+    /**
+     * The worker's operator-listed MCP servers ({@link WorkerMcpConfig}): a Secret of its own, since header
+     * values carry credentials, and apart from the token Secret, since a change must not roll the worker.
+     */
+    public static final String WORKER_MCP_SECRET = "talkide-worker-mcp";
+
     public static final String SESSIONS_VOLUME = "claude-sessions";
     public static final int WORKER_PORT = 8080;
 

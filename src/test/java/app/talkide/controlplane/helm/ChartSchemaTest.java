@@ -83,7 +83,7 @@ class ChartSchemaTest {
         List<HasMetadata> objects = new ArrayList<>(
                 TenantEnvironmentObjects.inNamespace(id, desired, properties, "token", "k1:key", "now"));
         objects.add(TenantNamespaceBuilder.build(id, desired));
-        assertThat(objects).hasSize(10);
+        assertThat(objects).hasSize(11);
         List<String> problems = new ArrayList<>();
         for (HasMetadata built : objects) {
             String json = serialization.asJson(built);

@@ -3,6 +3,7 @@ package app.talkide.controlplane.local.runtime;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Positive;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -25,6 +26,9 @@ import org.springframework.validation.annotation.Validated;
  *     Node ≥ 20 and npm are installed, else the Java reference worker), {@code node} or {@code reference};
  *     every other tenant-environment gets the reference worker
  * @param nodeWorkerDir where the Node worker's sources are (default {@code worker} in the working directory)
+ * @param nodeWorkerMaxEngines at most this many engines (turns) the Node worker runs at once, each a few hundred
+ *     MB ({@code TALKIDE_WORKER_MAX_ENGINES}); unset: the worker's own default. Beyond it the worker answers
+ *     "busy" and the message waits in the queue
  */
 @Validated
 @ConfigurationProperties("talkide.localdev")
@@ -39,4 +43,5 @@ public record LocalDevProperties(
         @NotBlank @Pattern(regexp = "auto|node|reference") @DefaultValue("auto")
         String worker,
 
-        @Nullable Path nodeWorkerDir) {}
+        @Nullable Path nodeWorkerDir,
+        @Nullable @Positive Integer nodeWorkerMaxEngines) {}

@@ -2,6 +2,7 @@ package app.talkide.controlplane.local.runtime;
 
 import app.talkide.controlplane.local.referenceworker.ReferenceWorker;
 import app.talkide.controlplane.local.referenceworker.ReferenceWorkerSettings;
+import app.talkide.controlplane.provisioning.DesiredStateChanged;
 import app.talkide.controlplane.system.ControlPlaneProperties;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironments;
@@ -35,8 +36,11 @@ import org.springframework.stereotype.Component;
 @ConditionalOnProperty(name = "talkide.worker.runtime", havingValue = "local")
 public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
 
+    static final String MCP_CONFIG = "TALKIDE_WORKER_MCP_CONFIG";
+
     private final TenantEnvironments tenantEnvironments;
     private final LocalWorkerSecret secrets;
+    private final LocalMcpConfig mcp;
     private final LocalDevProperties properties;
     private final Path workerDir;
     private final ApplicationEventPublisher events;
@@ -53,6 +57,7 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
     LocalWorkerRuntime(
             TenantEnvironments tenantEnvironments,
             LocalWorkerSecret secrets,
+            LocalMcpConfig mcp,
             LocalDevProperties properties,
             ControlPlaneProperties controlPlaneProperties,
             ApplicationEventPublisher events,
@@ -60,6 +65,7 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
         this.tenantEnvironments = tenantEnvironments;
         this.nodeWorkers = nodeWorkers;
         this.secrets = secrets;
+        this.mcp = mcp;
         this.properties = properties;
         this.workerDir = properties.workerDir() != null
                 ? properties.workerDir()
@@ -72,6 +78,12 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
         if (event.getApplicationContext().getServerNamespace() == null) {
             controlPlane = URI.create("http://127.0.0.1:" + event.getWebServer().getPort());
         }
+    }
+
+    /** The running worker re-reads the file: a changed MCP server list needs no restart. */
+    @EventListener
+    void onDesiredStateChanged(DesiredStateChanged changed) {
+        mcp.rewrite(WorkerHome.of(workerDir, changed.tenantEnvironment()), changed.tenantEnvironment());
     }
 
     @Override
@@ -137,6 +149,8 @@ public class LocalWorkerRuntime implements WorkerRuntime, SmartLifecycle {
         env.put(ReferenceWorkerSettings.PORT, String.valueOf(ports.getOrDefault(tenantEnvironment, 0)));
         env.put(ReferenceWorkerSettings.MODEL, properties.workerModel());
         env.put(ReferenceWorkerSettings.HEARTBEAT, properties.workerHeartbeat().toString());
+        // Read by the Node worker; the reference worker has no MCP client.
+        env.put(MCP_CONFIG, mcp.write(home, tenantEnvironment).toString());
         LocalWorker worker =
                 nodeWorkers.runsFor(tenantEnvironment) ? nodeWorkers.start(tenantEnvironment, env) : reference(env);
         ports.put(tenantEnvironment, worker.port());

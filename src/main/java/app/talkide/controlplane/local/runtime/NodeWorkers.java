@@ -96,6 +96,11 @@ class NodeWorkers {
         Map<String, String> env = new HashMap<>(referenceEnv);
         env.put("TALKIDE_WORKER_HOST", "127.0.0.1");
         env.put("TALKIDE_WORKER_STOP_GRACE", "PT0S");
+        if (properties.nodeWorkerMaxEngines() != null) {
+            env.put(
+                    "TALKIDE_WORKER_MAX_ENGINES",
+                    properties.nodeWorkerMaxEngines().toString());
+        }
         List<String> sandboxMissing = SANDBOX_COMMANDS.entrySet().stream()
                 .filter(command -> !onPath(command.getKey()))
                 .map(Map.Entry::getValue)

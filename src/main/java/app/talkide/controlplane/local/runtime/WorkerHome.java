@@ -27,6 +27,11 @@ record WorkerHome(Path dir, Path gitCeiling) {
         return dir.resolve("secret");
     }
 
+    /** The MCP server list ({@code talkide-worker-mcp} in a cluster) as a file; header values are secrets. */
+    Path mcp() {
+        return dir.resolve("mcp");
+    }
+
     /** {@code CLAUDE_CONFIG_DIR}: sessions and transcripts, surviving restarts. */
     Path sessions() {
         return dir.resolve("claude");

@@ -1,8 +1,10 @@
 package app.talkide.controlplane.provisioning.desired;
 
+import app.talkide.controlplane.provisioning.McpServer;
 import app.talkide.controlplane.provisioning.ProvisioningProperties.Quota;
 import app.talkide.controlplane.provisioning.ProvisioningProperties.Resources;
 import app.talkide.controlplane.provisioning.WorkerPod;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -19,6 +21,7 @@ import org.jspecify.annotations.Nullable;
  * @param extraLabels labels added to every object, besides the managed ones
  * @param egress where the worker may connect besides DNS and the control plane
  * @param pod the worker pod's placement, sandbox, local disk and probe timeout
+ * @param mcpServers the worker's MCP servers; never serialized with the rest (header values are secrets)
  */
 public record DesiredState(
         String workerImage,
@@ -28,10 +31,18 @@ public record DesiredState(
         Quota quota,
         Map<String, String> extraLabels,
         List<EgressRule> egress,
-        WorkerPod pod) {
+        WorkerPod pod,
+        @JsonIgnore List<McpServer> mcpServers) {
 
     public DesiredState {
         extraLabels = Map.copyOf(extraLabels);
         egress = List.copyOf(egress);
+        mcpServers = List.copyOf(mcpServers);
+    }
+
+    /** This state with the worker's MCP servers (stored apart from the spec, see {@code DesiredStateRecord}). */
+    public DesiredState withMcpServers(List<McpServer> servers) {
+        return new DesiredState(
+                workerImage, resources, storageClass, storageSize, quota, extraLabels, egress, pod, servers);
     }
 }

@@ -1,6 +1,8 @@
 package app.talkide.controlplane.provisioning.desired;
 
+import app.talkide.controlplane.provisioning.McpServer;
 import java.time.Instant;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -10,15 +12,21 @@ import org.jspecify.annotations.Nullable;
  * @param appliedGeneration the generation the last successful pass brought into the cluster
  * @param lastReconciledAt when a pass last finished for it
  * @param driftRepairs writes made to put back what changed in the cluster on its own
+ * @param mcpServers the worker's MCP servers, set through their own endpoint (header values are secrets)
  */
 public record DesiredStateRecord(
         DesiredStateSpec spec,
         long generation,
         long appliedGeneration,
         @Nullable Instant lastReconciledAt,
-        long driftRepairs) {
+        long driftRepairs,
+        List<McpServer> mcpServers) {
+
+    public DesiredStateRecord {
+        mcpServers = List.copyOf(mcpServers);
+    }
 
     static DesiredStateRecord unset() {
-        return new DesiredStateRecord(DesiredStateSpec.DEFAULTS, 0, 0, null, 0);
+        return new DesiredStateRecord(DesiredStateSpec.DEFAULTS, 0, 0, null, 0, List.of());
     }
 }

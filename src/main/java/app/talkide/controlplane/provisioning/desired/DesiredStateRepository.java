@@ -1,6 +1,7 @@
 package app.talkide.controlplane.provisioning.desired;
 
 import app.talkide.controlplane.provisioning.BuildPlacement;
+import app.talkide.controlplane.provisioning.McpServer;
 import app.talkide.controlplane.provisioning.WorkerPod;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -9,6 +10,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -85,6 +88,42 @@ class DesiredStateRepository {
         return true;
     }
 
+    /**
+     * Stores the worker's MCP servers, raising the generation; returns whether they differed. The row is made
+     * (default spec) for a tenant-environment that never had one.
+     */
+    boolean saveMcpServers(TenantEnvironmentId id, List<McpServer> servers, Instant now) {
+        Optional<DesiredStateRecord> existing = find(id);
+        if (existing.isPresent() && existing.get().mcpServers().equals(servers)) {
+            return false;
+        }
+        String json = servers.isEmpty() ? null : JSON.writeValueAsString(servers);
+        if (existing.isEmpty()) {
+            jdbc.sql("""
+                            insert into tenant_environment_desired_state
+                              (tenant, env, spec, mcp_servers, generation, applied_generation, drift_repairs, updated_at)
+                            values (:tenant, :env, '{}', :servers, 1, 0, 0, :now)
+                            """)
+                    .param("tenant", id.tenant())
+                    .param("env", id.env())
+                    .param("servers", json, java.sql.Types.VARCHAR)
+                    .param("now", Timestamp.from(now))
+                    .update();
+            return true;
+        }
+        jdbc.sql("""
+                        update tenant_environment_desired_state
+                        set mcp_servers = :servers, generation = generation + 1, updated_at = :now
+                        where tenant = :tenant and env = :env
+                        """)
+                .param("servers", json, java.sql.Types.VARCHAR)
+                .param("now", Timestamp.from(now))
+                .param("tenant", id.tenant())
+                .param("env", id.env())
+                .update();
+        return true;
+    }
+
     /** Records a finished pass; creates the row (default spec) for a tenant-environment that never had one. */
     void recordPass(TenantEnvironmentId id, long appliedGeneration, int driftRepairs, Instant now) {
         int updated = jdbc.sql("""
@@ -128,6 +167,10 @@ class DesiredStateRepository {
         return json == null ? null : JSON.readValue(json, BuildPlacement.class);
     }
 
+    private static List<McpServer> mcpServers(@Nullable String json) {
+        return json == null ? List.of() : Arrays.asList(JSON.readValue(json, McpServer[].class));
+    }
+
     private static DesiredStateRecord map(ResultSet rs, int row) throws SQLException {
         Timestamp reconciled = rs.getTimestamp("last_reconciled_at");
         return new DesiredStateRecord(
@@ -137,6 +180,7 @@ class DesiredStateRepository {
                 rs.getLong("generation"),
                 rs.getLong("applied_generation"),
                 reconciled == null ? null : reconciled.toInstant(),
-                rs.getLong("drift_repairs"));
+                rs.getLong("drift_repairs"),
+                mcpServers(rs.getString("mcp_servers")));
     }
 }

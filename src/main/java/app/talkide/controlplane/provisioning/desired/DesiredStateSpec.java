@@ -78,6 +78,7 @@ public record DesiredStateSpec(
                 Objects.requireNonNullElse(quota, defaults.quota()),
                 extraLabels == null ? Map.of() : extraLabels,
                 egress == null ? List.of() : egress,
-                (pod == null ? WorkerPod.UNSET : pod).orElse(defaults.pod()));
+                (pod == null ? WorkerPod.UNSET : pod).orElse(defaults.pod()),
+                List.of());
     }
 }

@@ -3,6 +3,8 @@ package app.talkide.controlplane.provisioning.desired;
 import app.talkide.controlplane.provisioning.BuildPlacement;
 import app.talkide.controlplane.provisioning.BuildPlacements;
 import app.talkide.controlplane.provisioning.DesiredStateChanged;
+import app.talkide.controlplane.provisioning.McpServer;
+import app.talkide.controlplane.provisioning.McpServerLists;
 import app.talkide.controlplane.provisioning.ProvisioningProperties;
 import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler;
 import app.talkide.controlplane.tenant.TenantEnvironment;
@@ -25,7 +27,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * mode) there is nothing in a cluster, so it is {@code DELETED} at once.
  */
 @Service
-public class DesiredStates implements BuildPlacements {
+public class DesiredStates implements BuildPlacements, McpServerLists {
 
     private final TenantEnvironments tenantEnvironments;
     private final DesiredStateRepository repository;
@@ -84,6 +86,34 @@ public class DesiredStates implements BuildPlacements {
         return get(id);
     }
 
+    /**
+     * Replaces the worker's MCP servers of an existing tenant-environment; announced like any desired-state
+     * change, so the reconciler (or local mode) hands the new list to the worker.
+     */
+    public List<McpServer> putMcpServers(TenantEnvironmentId id, List<McpServer> servers) {
+        McpServerRules.validate(servers);
+        boolean changed = Boolean.TRUE.equals(transactions.execute(status -> {
+            TenantEnvironment environment = tenantEnvironments.get(id);
+            if (environment.status() == TenantEnvironmentStatus.DELETING
+                    || environment.status() == TenantEnvironmentStatus.DELETED) {
+                throw new TenantEnvironmentBeingDeleted(
+                        id,
+                        environment.status(),
+                        "its MCP servers are not changed now; bring it back with PUT once it is DELETED.");
+            }
+            return repository.saveMcpServers(id, servers, clock.instant());
+        }));
+        if (changed) {
+            events.publishEvent(new DesiredStateChanged(id));
+        }
+        return mcpServers(id);
+    }
+
+    @Override
+    public List<McpServer> mcpServers(TenantEnvironmentId id) {
+        return record(id).mcpServers();
+    }
+
     public TenantEnvironmentView get(TenantEnvironmentId id) {
         return view(tenantEnvironments.get(id));
     }
@@ -128,7 +158,7 @@ public class DesiredStates implements BuildPlacements {
     }
 
     public DesiredState resolve(DesiredStateRecord record) {
-        return record.spec().resolve(properties);
+        return record.spec().resolve(properties).withMcpServers(record.mcpServers());
     }
 
     public boolean isReserved(TenantEnvironmentId id) {

@@ -31,6 +31,7 @@ public final class TenantEnvironmentObjects {
                 NamespaceLimitsBuilder.limitRange(id, desired, properties.jobContainerDefaults()),
                 WorkerAccessBuilder.serviceAccount(id, desired),
                 WorkerSecretBuilder.build(id, desired, identityToken, commandKey),
+                WorkerMcpSecretBuilder.build(id, desired),
                 SessionVolumeBuilder.build(id, desired),
                 WorkerNetworkPolicyBuilder.build(id, desired, properties),
                 WorkerServiceBuilder.build(id, desired),

@@ -4,6 +4,7 @@ import app.talkide.controlplane.provisioning.ManagedNames;
 import app.talkide.controlplane.provisioning.ProvisioningProperties;
 import app.talkide.controlplane.provisioning.ProvisioningProperties.Resources;
 import app.talkide.controlplane.provisioning.RestrictedSecurityContexts;
+import app.talkide.controlplane.provisioning.WorkerMcpConfig;
 import app.talkide.controlplane.provisioning.WorkerPod;
 import app.talkide.controlplane.provisioning.desired.DesiredState;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
@@ -49,6 +50,14 @@ public final class WorkerDeploymentBuilder {
     public static final String SECRETS_DIR = "/var/run/secrets/talkide";
 
     static final String SECRET_VOLUME = "worker-token";
+
+    /**
+     * The MCP server list's Secret as a file, mounted whole (never with {@code subPath}, which the kubelet does
+     * not update): the worker re-reads it when it changes and applies it to the turns that start after.
+     */
+    public static final String MCP_DIR = "/var/run/secrets/talkide-mcp";
+
+    static final String MCP_VOLUME = "worker-mcp";
     /** Owner root, group the pod's fsGroup (the worker): read-only for the worker, nothing for others. */
     static final int SECRET_FILE_MODE = 0440;
     /**
@@ -138,6 +147,11 @@ public final class WorkerDeploymentBuilder {
                 .withReadOnly(true)
                 .endVolumeMount()
                 .addNewVolumeMount()
+                .withName(MCP_VOLUME)
+                .withMountPath(MCP_DIR)
+                .withReadOnly(true)
+                .endVolumeMount()
+                .addNewVolumeMount()
                 .withName(TMP_VOLUME)
                 .withMountPath(TMP_DIR)
                 .endVolumeMount()
@@ -157,6 +171,13 @@ public final class WorkerDeploymentBuilder {
                 .withName(SECRET_VOLUME)
                 .withNewSecret()
                 .withSecretName(ManagedNames.WORKER_SECRET)
+                .withDefaultMode(SECRET_FILE_MODE)
+                .endSecret()
+                .endVolume()
+                .addNewVolume()
+                .withName(MCP_VOLUME)
+                .withNewSecret()
+                .withSecretName(ManagedNames.WORKER_MCP_SECRET)
                 .withDefaultMode(SECRET_FILE_MODE)
                 .endSecret()
                 .endVolume()
@@ -221,6 +242,8 @@ public final class WorkerDeploymentBuilder {
                 // The identity token and command keys as files (WorkerSecretKeys names them): a variable stays
                 // readable in /proc/<pid>/environ by every process of the worker's uid, Mara's tools included.
                 value("TALKIDE_WORKER_SECRETS_DIR", SECRETS_DIR),
+                // Header values are credentials: the worker denies this directory to every tool, like the above.
+                value("TALKIDE_WORKER_MCP_CONFIG", MCP_DIR + "/" + WorkerMcpConfig.FILE_NAME),
                 // Bash in bubblewrap with /proc bound, not mounted: what a pod without CAP_SYS_ADMIN allows.
                 value("TALKIDE_WORKER_SANDBOX", "nested"),
                 value("CLAUDE_CONFIG_DIR", CONFIG_DIR),

@@ -124,7 +124,9 @@ final class ApplyStep {
             try {
                 HasMetadata live = fresh
                         ? null
-                        : object instanceof Secret
+                        : object instanceof Secret secret
+                                        && ManagedNames.WORKER_SECRET.equals(
+                                                secret.getMetadata().getName())
                                 ? liveSecret
                                 : object instanceof Deployment ? liveDeployment : applier.read(object);
                 if (live instanceof PersistentVolumeClaim claim) {

@@ -115,7 +115,9 @@ public class WorkerClient {
             throw new SessionUnknown();
         }
         throw new WorkerCallFailed(
-                response.statusCode(), "the worker answered " + response.statusCode() + detail(body));
+                response.statusCode(),
+                problemType(body),
+                "the worker answered " + response.statusCode() + detail(body));
     }
 
     private HttpResponse<String> call(WorkerLocation at, String method, String path, byte[] body)
@@ -154,7 +156,23 @@ public class WorkerClient {
 
     private static WorkerCallFailed unexpected(HttpResponse<String> response) {
         return new WorkerCallFailed(
-                response.statusCode(), "the worker answered " + response.statusCode() + detail(response.body()));
+                response.statusCode(),
+                problemType(response.body()),
+                "the worker answered " + response.statusCode() + detail(response.body()));
+    }
+
+    /** The last segment of the problem's {@code type} ({@code …/problems/session-held-elsewhere}), if any. */
+    private static @Nullable String problemType(String body) {
+        try {
+            JsonNode type = JSON.readTree(body).get("type");
+            if (type != null && type.isString()) {
+                String text = type.asString();
+                return text.substring(text.lastIndexOf('/') + 1);
+            }
+        } catch (RuntimeException notJson) {
+            // fall through: no type
+        }
+        return null;
     }
 
     /** The problem's {@code detail}, if the worker sent one; never the raw body, which could be anything. */

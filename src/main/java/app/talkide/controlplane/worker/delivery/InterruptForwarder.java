@@ -60,7 +60,7 @@ class InterruptForwarder {
                 return;
             } catch (WorkerCallFailed failed) {
                 if (attempt == ATTEMPTS) {
-                    notices.report(scope.conversationId(), WorkerStatusNotices.UNREACHABLE, failed.getMessage());
+                    notices.callFailed(scope.conversationId(), failed);
                     return;
                 }
             }

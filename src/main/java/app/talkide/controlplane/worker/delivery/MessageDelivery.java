@@ -171,7 +171,7 @@ class MessageDelivery implements SmartLifecycle {
                     backoff = backOff.start();
                 }
             } catch (WorkerCallFailed failed) {
-                notices.report(conversationId, WorkerStatusNotices.UNREACHABLE, failed.getMessage());
+                notices.callFailed(conversationId, failed);
                 Thread.sleep(backoff.nextBackOff());
             }
         }

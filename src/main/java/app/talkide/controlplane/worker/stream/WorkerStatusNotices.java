@@ -2,6 +2,7 @@ package app.talkide.controlplane.worker.stream;
 
 import app.talkide.controlplane.conversation.ConversationEventLog;
 import app.talkide.controlplane.conversation.NewConversationEvent;
+import app.talkide.controlplane.worker.client.WorkerCallFailed;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -24,6 +25,11 @@ public class WorkerStatusNotices {
     public static final String UNREACHABLE = "unreachable";
     /** Every engine of the worker is running a turn: the message stays queued. */
     public static final String BUSY = "busy";
+    /**
+     * The session is still held by the worker's previous pod (a rollout: the old pod drains its running turns,
+     * then lets go); the command is retried and nothing is lost. Not "unreachable": the worker answered.
+     */
+    public static final String HANDOVER = "handover";
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -43,6 +49,19 @@ public class WorkerStatusNotices {
         String data = JSON.writeValueAsString(
                 JSON.createObjectNode().put("status", status).put("detail", detail));
         log.append(conversationId, List.of(new NewConversationEvent(TYPE, data, null)));
+    }
+
+    /** A command the worker did not carry out: a session still held by the previous pod, or unreachable. */
+    public void callFailed(UUID conversationId, WorkerCallFailed failed) {
+        if (failed.sessionHeldElsewhere()) {
+            report(
+                    conversationId,
+                    HANDOVER,
+                    "A new version of the worker is taking over; the previous one still finishes this"
+                            + " conversation's work. Retrying.");
+        } else {
+            report(conversationId, UNREACHABLE, failed.getMessage());
+        }
     }
 
     public void ready(UUID conversationId) {

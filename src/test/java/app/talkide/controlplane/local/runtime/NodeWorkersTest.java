@@ -38,6 +38,6 @@ class NodeWorkersTest {
 
     private static LocalDevProperties properties(String worker, Path nodeWorkerDir) {
         return new LocalDevProperties(
-                "demo", "dev", "dev", null, "claude-sonnet-4-5", Duration.ofSeconds(15), worker, nodeWorkerDir);
+                "demo", "dev", "dev", null, "claude-sonnet-4-5", Duration.ofSeconds(15), worker, nodeWorkerDir, null);
     }
 }

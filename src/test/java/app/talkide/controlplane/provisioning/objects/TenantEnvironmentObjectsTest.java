@@ -3,8 +3,10 @@ package app.talkide.controlplane.provisioning.objects;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import app.talkide.controlplane.provisioning.ManagedNames;
+import app.talkide.controlplane.provisioning.McpServer;
 import app.talkide.controlplane.provisioning.ProvisioningFixtures;
 import app.talkide.controlplane.provisioning.ProvisioningProperties;
+import app.talkide.controlplane.provisioning.WorkerMcpConfig;
 import app.talkide.controlplane.provisioning.desired.DesiredState;
 import app.talkide.controlplane.provisioning.desired.DesiredStateSpec;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
@@ -55,6 +57,7 @@ class TenantEnvironmentObjectsTest {
                             ACME_DEV, DESIRED, PROPERTIES, "tkwi_secret", "k1:AAAA", "2026-01-01T00:00:00Z")
                     .stream()
                     .filter(o -> !o.getMetadata().getName().equals(ManagedNames.CONTROL_PLANE_ACCESS))
+                    .filter(o -> !o.getMetadata().getName().equals(ManagedNames.WORKER_MCP_SECRET))
                     .collect(Collectors.toMap(HasMetadata::getKind, Function.identity()));
 
     @Test
@@ -92,6 +95,32 @@ class TenantEnvironmentObjectsTest {
                     .containsAllEntriesOf(ManagedNames.labelsOf(ACME_DEV))
                     .containsEntry("team", "blue");
         });
+    }
+
+    @Test
+    void theMcpServerListIsASecretOfItsOwnInTheFormTheWorkerReads() {
+        var servers = List.of(
+                new McpServer("docs", "https://mcp.example.com/mcp", null, Map.of("Authorization", "Bearer x")),
+                new McpServer("search", "https://search.example.com/sse", "sse", null));
+        Secret secret = WorkerMcpSecretBuilder.build(ACME_DEV, DESIRED.withMcpServers(servers));
+
+        assertThat(secret.getMetadata().getName()).isEqualTo(ManagedNames.WORKER_MCP_SECRET);
+        assertThat(secret.getMetadata().getNamespace()).isEqualTo("acme-dev");
+        assertThat(secret.getMetadata().getLabels()).containsAllEntriesOf(ManagedNames.labelsOf(ACME_DEV));
+        String file = new String(
+                java.util.Base64.getDecoder().decode(secret.getData().get(WorkerMcpConfig.FILE_NAME)),
+                java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(file)
+                .isEqualTo("{\"mcpServers\":{\"docs\":{\"type\":\"http\",\"url\":\"https://mcp.example.com/mcp\","
+                        + "\"headers\":{\"Authorization\":\"Bearer x\"}},\"search\":{\"type\":\"sse\","
+                        + "\"url\":\"https://search.example.com/sse\"}}}");
+        assertThat(servers.getFirst().toString()).doesNotContain("Bearer x");
+        // The same list renders the same bytes: a steady state writes nothing.
+        assertThat(WorkerMcpSecretBuilder.build(ACME_DEV, DESIRED.withMcpServers(servers)))
+                .isEqualTo(secret);
+        assertThat(TenantEnvironmentObjects.inNamespace(ACME_DEV, DESIRED, PROPERTIES, "t", "k", "r"))
+                .filteredOn(object -> object.getMetadata().getName().equals(ManagedNames.WORKER_MCP_SECRET))
+                .hasSize(1);
     }
 
     @Test

@@ -59,7 +59,7 @@ class HandEditedObjectsRepairTest extends MockClusterTest {
     /** Every test starts from a tenant-environment provisioned in full. */
     @BeforeEach
     void provisioned() {
-        assertThat(reconciler.reconcile(id).writes()).isEqualTo(10);
+        assertThat(reconciler.reconcile(id).writes()).isEqualTo(11);
     }
 
     /**
@@ -340,8 +340,8 @@ class HandEditedObjectsRepairTest extends MockClusterTest {
         ReconcileResult recreated = reconciler.reconcile(id);
 
         assertThat(recreated.degradedReason()).isNull();
-        assertThat(recreated.writes()).isEqualTo(10);
-        assertThat(requests.writes()).hasSize(10).allMatch(line -> line.startsWith("POST "));
+        assertThat(recreated.writes()).isEqualTo(11);
+        assertThat(requests.writes()).hasSize(11).allMatch(line -> line.startsWith("POST "));
         assertThat(namespace.get().getMetadata().getLabels()).containsAllEntriesOf(ManagedNames.labelsOf(id));
         OBJECTS.forEach((kind, name) -> assertThat(client.resources(kind)
                         .inNamespace(id.namespace())
@@ -358,7 +358,7 @@ class HandEditedObjectsRepairTest extends MockClusterTest {
                 .filteredOn(token -> token.revokedAt() != null)
                 .singleElement()
                 .satisfies(token -> assertThat(token.revokedAt()).isAfter(Instant.now()));
-        assertThat(desiredStates.get(id).driftRepairs()).isEqualTo(10);
+        assertThat(desiredStates.get(id).driftRepairs()).isEqualTo(11);
         assertThat(tenantEnvironments.get(id).status()).isEqualTo(TenantEnvironmentStatus.PROVISIONING);
 
         assertThat(reconciler.reconcile(id).writes()).isZero();

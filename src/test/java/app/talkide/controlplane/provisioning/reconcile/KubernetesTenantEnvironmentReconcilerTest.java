@@ -65,10 +65,10 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
         ReconcileResult result = reconciler.reconcile(id);
 
         assertThat(result.degradedReason()).isNull();
-        assertThat(result.writes()).isEqualTo(10);
-        assertThat(requests.writes()).hasSize(10).allMatch(line -> line.startsWith("POST "));
+        assertThat(result.writes()).isEqualTo(11);
+        assertThat(requests.writes()).hasSize(11).allMatch(line -> line.startsWith("POST "));
         // The application's calls are told from the test's own, so the RBAC check after each test sees them.
-        assertThat(requests.applicationCalls()).hasSizeGreaterThanOrEqualTo(10);
+        assertThat(requests.applicationCalls()).hasSizeGreaterThanOrEqualTo(11);
         Namespace namespace = client.namespaces().withName(id.namespace()).get();
         assertThat(namespace.getMetadata().getLabels()).containsAllEntriesOf(ManagedNames.labelsOf(id));
         OBJECTS.forEach((kind, name) -> assertThat(client.resources(kind)
@@ -272,7 +272,7 @@ class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
 
         ReconcileResult result = reconciler.reconcile(id);
 
-        assertThat(result.writes()).isEqualTo(10); // the label is on every object
+        assertThat(result.writes()).isEqualTo(11); // the label is on every object
         assertThat(deployment()
                         .getSpec()
                         .getTemplate()

@@ -43,6 +43,25 @@ class WorkerClientOutcomeTest {
         assertThat(outcomeOf(202, null)).isEqualTo(MessageOutcome.ACCEPTED);
     }
 
+    /** A rollout's old pod still holds the session: told apart from every other failure, so the user is not told "unreachable". */
+    @Test
+    void aSessionHeldByAnotherPodIsAFailureThatSaysSo() throws Exception {
+        assertThat(failureOf(503, "session-held-elsewhere").sessionHeldElsewhere())
+                .isTrue();
+        assertThat(failureOf(503, "worker-stopping").sessionHeldElsewhere()).isFalse();
+        assertThat(failureOf(500, "session-held-elsewhere").sessionHeldElsewhere())
+                .isFalse();
+    }
+
+    private WorkerCallFailed failureOf(int status, String problem) throws Exception {
+        try {
+            outcomeOf(status, problem);
+        } catch (WorkerCallFailed failed) {
+            return failed;
+        }
+        throw new AssertionError("no failure for " + status);
+    }
+
     private MessageOutcome outcomeOf(int status, String problem) throws Exception {
         if (worker != null) {
             worker.stop(0);

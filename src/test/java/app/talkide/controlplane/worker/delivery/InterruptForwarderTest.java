@@ -5,6 +5,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.matching;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.conversation.Conversation;
@@ -86,6 +87,45 @@ class InterruptForwarderTest {
         worker.stop();
 
         forwarder(nobody).onInterruptRequested(new InterruptRequested(conversation.id(), "dev"));
+
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> eventLog.readAfter(conversation.id(), 0, 10).stream()
+                        .anyMatch(e ->
+                                e.type().equals("worker.status") && e.data().contains("unreachable")));
+    }
+
+    /** During a rollout the old pod still holds the session: the worker answered, so it is not "unreachable". */
+    @Test
+    void aSessionStillHeldByThePreviousPodIsShownAsAHandoverNotAsUnreachable() {
+        String path = "/sessions/" + conversation.id() + "/interrupt";
+        worker.stubFor(post(urlEqualTo(path))
+                .willReturn(aResponse()
+                        .withStatus(503)
+                        .withHeader("Retry-After", "5")
+                        .withHeader("Content-Type", "application/problem+json")
+                        .withBody("{\"type\":\"https://talkide.app/problems/session-held-elsewhere\","
+                                + "\"title\":\"Another worker serves this session\",\"status\":503}")));
+
+        forwarder(URI.create(worker.baseUrl())).onInterruptRequested(new InterruptRequested(conversation.id(), "dev"));
+
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> eventLog.readAfter(conversation.id(), 0, 10).stream()
+                        .anyMatch(e ->
+                                e.type().equals("worker.status") && e.data().contains("\"handover\"")));
+        assertThat(eventLog.readAfter(conversation.id(), 0, 10))
+                .noneMatch(e -> e.data().contains("unreachable"));
+    }
+
+    /** Any other 503 (a stopping worker) is still retried and shown as unreachable. */
+    @Test
+    void aStoppingWorkerIsStillShownAsUnreachable() {
+        String path = "/sessions/" + conversation.id() + "/interrupt";
+        worker.stubFor(post(urlEqualTo(path))
+                .willReturn(aResponse()
+                        .withStatus(503)
+                        .withBody("{\"type\":\"https://talkide.app/problems/worker-stopping\",\"status\":503}")));
+
+        forwarder(URI.create(worker.baseUrl())).onInterruptRequested(new InterruptRequested(conversation.id(), "dev"));
 
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> eventLog.readAfter(conversation.id(), 0, 10).stream()

@@ -9,7 +9,7 @@
 # Needs bubblewrap, socat and ripgrep (Debian packages). Run as root: the worker runs as uid 10001 as in the
 # pod, and CPU is read from a cgroup (v2 or the unified hierarchy; without one, no CPU figures).
 #   BENCH_TURNS (10) follow-ups per conversation (3 conversations); BENCH_MODES (off,on,nested);
-#   BENCH_STEP_RUNS (20) runs per replayed step, BENCH_STEPS=0 skips them.
+#   BENCH_STEP_RUNS (20) runs per replayed step; BENCH_STEPS=0 skips the steps and the prototype.
 set -euo pipefail
 cd "$(dirname "$0")/../worker"
 source ../scripts/lib/node.sh

@@ -24,6 +24,8 @@ export interface StandIn {
   paths: string[];
   /** Every model request's body, in order. */
   modelRequests: ModelRequest[];
+  /** When each model call (`/v1/messages`) arrived, by `performance.now()`. */
+  modelCalls: number[];
   close(): void;
 }
 
@@ -31,7 +33,14 @@ export async function standInControlPlane(): Promise<StandIn> {
   const commands = new Map<string, string>();
   const paths: string[] = [];
   const modelRequests: ModelRequest[] = [];
+  const modelCalls: number[] = [];
   const server: Server = createServer((req, res) => {
+    if (
+      req.url?.startsWith('/api/internal/gateway/anthropic/v1/messages?') ||
+      req.url === '/api/internal/gateway/anthropic/v1/messages'
+    ) {
+      modelCalls.push(performance.now());
+    }
     let body = '';
     req.on('data', (c) => {
       body += c;
@@ -57,6 +66,7 @@ export async function standInControlPlane(): Promise<StandIn> {
     commands,
     paths,
     modelRequests,
+    modelCalls,
     close: () => {
       server.closeAllConnections();
       server.close();

@@ -58,5 +58,10 @@ worker_tests() {
 
 stage setup setup
 stage worker worker_tests
+# Maven itself on a JDK 21+ (as the tests, which the toolchain puts on one), so Surefire can share the test
+# classes between two test JVMs (pom.xml, profile parallel-tests); on Java 17 it would run one.
+source scripts/lib/java.sh
+JAVA_HOME="$(java_home)"
+export JAVA_HOME
 # Every Java test: H2 first, then the database tests again on PostgreSQL (two Surefire executions).
 stage control-plane ./mvnw -B -ntp verify "$@"

@@ -29,10 +29,11 @@ class TestDatabaseContextCustomizerFactory implements ContextCustomizerFactory {
         @Override
         public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration config) {
             Map<String, Object> properties = new HashMap<>(TestDatabase.freshSettings());
-            // Spring caches many contexts; each must hold few connections while idle, or the suite
-            // exhausts PostgreSQL's max_connections (shared with every other build on the machine).
+            // Spring caches many contexts in each test JVM (two of them run at once); a cached context not
+            // in use must give its connections back, or the suite exhausts PostgreSQL's max_connections
+            // (shared with every other build on the machine).
             properties.put("spring.datasource.hikari.maximum-pool-size", 10);
-            properties.put("spring.datasource.hikari.minimum-idle", 1);
+            properties.put("spring.datasource.hikari.minimum-idle", 0);
             properties.put("spring.datasource.hikari.idle-timeout", 10_000);
             try {
                 properties.put(

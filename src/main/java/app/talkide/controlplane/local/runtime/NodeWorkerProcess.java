@@ -5,9 +5,12 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +68,13 @@ public final class NodeWorkerProcess implements AutoCloseable {
         Path lock = workerDir.resolve("package-lock.json");
         Path installed = workerDir.resolve("node_modules/.package-lock.json");
         Path built = workerDir.resolve("dist/src/main.js");
-        try {
+        // Other processes may prepare the same checkout at once (the test forks, a second local run):
+        // one npm ci deleting node_modules under another's build breaks both, so they take turns.
+        Path turns = Path.of(System.getProperty("java.io.tmpdir"))
+                .resolve("talkide-worker-prepare-"
+                        + Integer.toHexString(workerDir.toAbsolutePath().hashCode()) + ".lock");
+        try (FileChannel channel = FileChannel.open(turns, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock ignored = channel.lock()) {
             if (!Files.exists(installed)
                     || Files.getLastModifiedTime(installed).compareTo(Files.getLastModifiedTime(lock)) < 0) {
                 log.info(

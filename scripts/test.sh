@@ -6,11 +6,12 @@ cd "$(dirname "$0")/.."
 
 # Each stage says how long it took, so a slow CI run shows where its time went.
 stage() {
-  local name=$1 started=$SECONDS
+  local name=$1 started=$SECONDS status=0
   shift
   echo "=== stage ${name}: started"
-  "$@"
-  echo "=== stage ${name}: $((SECONDS - started)) s"
+  "$@" || status=$?
+  echo "=== stage ${name}: $((SECONDS - started)) s$([ "$status" = 0 ] || echo ", FAILED (exit $status)")"
+  return "$status"
 }
 
 setup() {
@@ -52,16 +53,33 @@ setup() {
   echo "Node $(node --version) ($(command -v node)), npm $(npm --version)"
 }
 
+# The worker is installed and built before the Java tests start: some of them run it as a child process.
+worker_build() {
+  (cd worker && npm ci --no-audit --no-fund && npm run build)
+}
+
+# Its lint and tests then read the build (test:built, no second compile writing dist/ under a running worker).
 worker_tests() {
-  (cd worker && npm ci --no-audit --no-fund && npm run lint && npm test)
+  (cd worker && npm run lint && npm run test:built)
 }
 
 stage setup setup
-stage worker worker_tests
+stage worker-build worker_build
 # Maven itself on a JDK 21+ (as the tests, which the toolchain puts on one), so Surefire can share the test
 # classes between two test JVMs (pom.xml, profile parallel-tests); on Java 17 it would run one.
 source scripts/lib/java.sh
 JAVA_HOME="$(java_home)"
 export JAVA_HOME
+# The worker's tests run alongside the Java tests, which spend much of their time waiting on sockets,
+# timers and child processes; their output follows the Java tests' so neither log is interleaved.
+worker_log=$(mktemp)
+stage worker worker_tests >"$worker_log" 2>&1 &
+worker_pid=$!
 # Every Java test: H2 first, then the database tests again on PostgreSQL (two Surefire executions).
-stage control-plane ./mvnw -B -ntp verify "$@"
+java_status=0
+stage control-plane ./mvnw -B -ntp verify "$@" || java_status=$?
+worker_status=0
+wait "$worker_pid" || worker_status=$?
+cat "$worker_log"
+rm -f "$worker_log"
+[ "$java_status" = 0 ] && [ "$worker_status" = 0 ]

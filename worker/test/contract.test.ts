@@ -63,11 +63,25 @@ test('Last-Event-ID resumes exactly after that event; several streams each get e
   const { client } = await start();
   const id = randomUUID();
   await client.open(id);
-  const first = client.events(id, (e) => turnEnded(e));
-  const second = client.events(id, (e) => turnEnded(e));
-  await new Promise((r) => setTimeout(r, 50));
+  // A stream that has its first event (the session's status, replayed) is registered, so the turn's
+  // events reach both streams live rather than as a replay. One that ends early lets the test go on and fail.
+  const stream = () => {
+    let registered = () => {};
+    const ready = new Promise<void>((resolve) => {
+      registered = resolve;
+    });
+    const events = client.events(id, (e) => {
+      if (e.length > 0) registered();
+      return turnEnded(e);
+    });
+    events.then(registered, registered);
+    return { ready, events };
+  };
+  const first = stream();
+  const second = stream();
+  await Promise.all([first.ready, second.ready]);
   await client.message(id, 'm1');
-  const [a, b] = await Promise.all([first, second]);
+  const [a, b] = await Promise.all([first.events, second.events]);
   assert.deepEqual(
     a.map((e) => e.id),
     b.map((e) => e.id),

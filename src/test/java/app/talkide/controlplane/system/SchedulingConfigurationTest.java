@@ -11,33 +11,42 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
-/** The one scheduler: sized by its property, on virtual threads, and shut down after the components using it stopped. */
+/**
+ * What this configuration adds to Spring Boot's scheduler: its threads follow the application's choice of
+ * virtual threads, and it outlives the components that schedule while they stop. (Sizing by
+ * {@code spring.task.scheduling.pool.size} is Spring Boot's own and tested there.)
+ */
 class SchedulingConfigurationTest {
 
     final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(TaskSchedulingAutoConfiguration.class))
             .withUserConfiguration(SchedulingConfiguration.class)
             .withBean(StoppingComponent.class)
-            .withPropertyValues("spring.threads.virtual.enabled=true", "spring.task.scheduling.pool.size=3");
+            .withPropertyValues("spring.threads.virtual.enabled=true");
 
     @Test
-    void timersRunOnVirtualThreadsOfAPoolSizedByItsProperty() {
-        runner.run(context -> {
-            ThreadPoolTaskScheduler scheduler = context.getBean(ThreadPoolTaskScheduler.class);
-            CompletableFuture<Boolean> virtual = new CompletableFuture<>();
-            scheduler.schedule(
-                    () -> virtual.complete(Thread.currentThread().isVirtual()),
-                    scheduler.getClock().instant());
+    void timersRunOnVirtualThreadsWhenTheApplicationDoes() {
+        runner.run(context -> assertThat(timerThreadIsVirtual(context)).isTrue());
+    }
 
-            assertThat(context.getBeansOfType(TaskScheduler.class)).hasSize(1);
-            assertThat(scheduler.getScheduledThreadPoolExecutor().getCorePoolSize())
-                    .isEqualTo(3);
-            assertThat(virtual.get(30, TimeUnit.SECONDS)).isTrue();
-        });
+    @Test
+    void timersRunOnPlatformThreadsWhenTheApplicationDoes() {
+        runner.withPropertyValues("spring.threads.virtual.enabled=false")
+                .run(context -> assertThat(timerThreadIsVirtual(context)).isFalse());
+    }
+
+    private static boolean timerThreadIsVirtual(ApplicationContext context) throws Exception {
+        ThreadPoolTaskScheduler scheduler = context.getBean(ThreadPoolTaskScheduler.class);
+        CompletableFuture<Boolean> virtual = new CompletableFuture<>();
+        scheduler.schedule(
+                () -> virtual.complete(Thread.currentThread().isVirtual()),
+                scheduler.getClock().instant());
+        return virtual.get(30, TimeUnit.SECONDS);
     }
 
     @Test

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Gateway benchmark (issue 16), one invocation, every part in a process of its own: a fast Anthropic
-# stand-in (Node, scripts/bench-gateway/upstream.mjs), the control plane's gateway in front of it with
-# budgets on a fresh PostgreSQL database, a bare Java proxy on the same HTTP stack (BareProxyServer: the
-# physical baseline of a Java gateway), the Portkey gateway (npm @portkey-ai/gateway, pinned in
-# scripts/bench-gateway/package-lock.json) in front of it, and the load generator (load.mjs).
-# Prints req/s and latency per target, ratios against direct and Portkey measured in the same run, the
-# time to first byte the gateway adds at one client, and database commits per gateway call (from
-# pg_stat_database; also without what the background jobs commit in an idle window as long). Then the in-JVM harness checks zero buffering and 1,000 open streams in 512 MB.
+# Gateway benchmark, one invocation, every part in a process of its own: a fast Anthropic stand-in (Node,
+# scripts/bench-gateway/upstream.mjs); the control plane's gateway in front of it once per upstream client
+# (talkide.gateway.upstream-client: own, jetty, jdk), each with budgets on a fresh PostgreSQL database of
+# its own; a bare Java proxy on the same HTTP stack per client (BareProxyServer: the physical baseline of
+# a Java gateway); the Portkey gateway (npm @portkey-ai/gateway, pinned in
+# scripts/bench-gateway/package-lock.json); and the load generator (load.mjs).
+# Prints req/s and latency per target, ratios against direct, the bare proxy and Portkey measured in the
+# same run, the time to first byte each gateway adds at one client, and database commits per gateway call
+# (from pg_stat_database). BENCH_ROUNDS (default 1) repeats the measurements on the same warm processes
+# and prints every round and the median. Then the in-JVM harness checks zero buffering and 1,000 open
+# streams in 512 MB.
 #   scripts/bench-gateway.sh [seconds per 16-client run (10)] [calls at 1 client (2000)] [open streams (1000)]
 # PostgreSQL: 127.0.0.1:5432 as $PGUSER (postgres), trust; the bench creates and drops its own database.
 # BENCH_JFR=/path/file.jfr records a JFR profile of the warm gateway during its 16-client streaming run
@@ -21,13 +24,17 @@ STREAMS="${3:-1000}"
 PGUSER="${PGUSER:-postgres}"
 TOOLS=scripts/bench-gateway
 DB="bench_gateway_$$"
+CLIENTS=(own jetty jdk)
+ROUNDS="${BENCH_ROUNDS:-1}"
 RUN="$(mktemp -d)"
 PIDS=()
 
 cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
-  psql -h 127.0.0.1 -U "$PGUSER" -d postgres -qc "drop database if exists $DB" >/dev/null 2>&1 || true
+  for c in "${CLIENTS[@]}"; do
+    psql -h 127.0.0.1 -U "$PGUSER" -d postgres -qc "drop database if exists ${DB}_$c" >/dev/null 2>&1 || true
+  done
   rm -rf "$RUN"
 }
 trap cleanup EXIT
@@ -36,7 +43,9 @@ trap cleanup EXIT
 ./mvnw -q -B -ntp -DskipTests -Djacoco.skip=true test-compile dependency:build-classpath \
   -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test >/dev/null
 CP="target/test-classes:target/classes:$(cat target/bench.classpath)"
-psql -h 127.0.0.1 -U "$PGUSER" -d postgres -qc "create database $DB" >/dev/null
+for c in "${CLIENTS[@]}"; do
+  psql -h 127.0.0.1 -U "$PGUSER" -d postgres -qc "create database ${DB}_$c" >/dev/null
+done
 
 # Waits for "READY ..." in a log, prints that line.
 ready() {
@@ -49,34 +58,38 @@ ready() {
 
 node "$TOOLS/upstream.mjs" >"$RUN/upstream.log" 2>&1 & PIDS+=($!)
 UP=$(ready "$RUN/upstream.log" | cut -d' ' -f2)
-"$JAVA" -Xmx512m -Xms512m ${BENCH_SERVER_OPTS:-} -cp "$CP" app.talkide.controlplane.bench.GatewayBenchServer \
-  "jdbc:postgresql://127.0.0.1:5432/$DB" "$PGUSER" "http://127.0.0.1:$UP" >"$RUN/gateway.log" 2>&1 & PIDS+=($!)
-GATEWAY_PID=$!
-read -r _ GW TOKEN < <(ready "$RUN/gateway.log")
-# The physical baseline of a Java gateway: the same Jetty and upstream client, relaying and nothing else;
-# and the same with the JDK's HttpClient, to show what the gateway's own client is worth.
-"$JAVA" -Xmx512m -Xms512m -cp "$CP" app.talkide.controlplane.bench.BareProxyServer "http://127.0.0.1:$UP" \
-  >"$RUN/bare.log" 2>&1 & PIDS+=($!)
-BP=$(ready "$RUN/bare.log" | cut -d' ' -f2)
-"$JAVA" -Xmx512m -Xms512m -cp "$CP" app.talkide.controlplane.bench.BareProxyServer "http://127.0.0.1:$UP" jdk \
-  >"$RUN/bare-jdk.log" 2>&1 & PIDS+=($!)
-BPJ=$(ready "$RUN/bare-jdk.log" | cut -d' ' -f2)
+declare -A GATEWAY GATEWAY_PID TOKEN BARE
+for c in "${CLIENTS[@]}"; do
+  "$JAVA" -Xmx512m -Xms512m ${BENCH_SERVER_OPTS:-} -Dtalkide.gateway.upstream-client="$c" -cp "$CP" \
+    app.talkide.controlplane.bench.GatewayBenchServer "jdbc:postgresql://127.0.0.1:5432/${DB}_$c" "$PGUSER" \
+    "http://127.0.0.1:$UP" >"$RUN/gateway-$c.log" 2>&1 & PIDS+=($!)
+  GATEWAY_PID[$c]=$!
+  read -r _ port token < <(ready "$RUN/gateway-$c.log")
+  GATEWAY[$c]="http://127.0.0.1:$port/api/internal/gateway/anthropic/v1/messages?beta=true"
+  TOKEN[$c]="$token"
+  # The physical baseline of a Java gateway: the same Jetty and upstream client, relaying and nothing else.
+  "$JAVA" -Xmx512m -Xms512m -cp "$CP" app.talkide.controlplane.bench.BareProxyServer "http://127.0.0.1:$UP" "$c" \
+    >"$RUN/bare-$c.log" 2>&1 & PIDS+=($!)
+  BARE[$c]="http://127.0.0.1:$(ready "$RUN/bare-$c.log" | cut -d' ' -f2)/v1/messages?beta=true"
+done
 PK=$((20000 + $$ % 20000))
 node "$TOOLS/node_modules/@portkey-ai/gateway/build/start-server.js" --port=$PK --headless >"$RUN/portkey.log" 2>&1 & PIDS+=($!)
 for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PK") 2>/dev/null && break; sleep 0.2; done
 
 DIRECT="http://127.0.0.1:$UP/v1/messages?beta=true"
-GATEWAY="http://127.0.0.1:$GW/api/internal/gateway/anthropic/v1/messages?beta=true"
 PORTKEY="http://127.0.0.1:$PK/v1/messages"
-BARE="http://127.0.0.1:$BP/v1/messages?beta=true"
-BARE_JDK="http://127.0.0.1:$BPJ/v1/messages?beta=true"
 PORTKEY_HEADERS=(x-portkey-provider=anthropic "x-portkey-custom-host=http://127.0.0.1:$UP/v1" x-api-key=sk-bench-local)
 load() { node "$TOOLS/load.mjs" "$@"; }
+# Transactions committed in each gateway's database, one line "own=N jetty=N jdk=N".
 commits() {
   # A backend reports its counters when it goes idle, at most once a second, or 10 s later: wait that out.
   sleep 11
-  psql -h 127.0.0.1 -U "$PGUSER" -d "$DB" -Atc "select pg_stat_force_next_flush()" >/dev/null
-  psql -h 127.0.0.1 -U "$PGUSER" -d "$DB" -Atc "select xact_commit from pg_stat_database where datname = '$DB'"
+  local c line=""
+  for c in "${CLIENTS[@]}"; do
+    psql -h 127.0.0.1 -U "$PGUSER" -d "${DB}_$c" -Atc "select pg_stat_force_next_flush()" >/dev/null
+    line+="$c=$(psql -h 127.0.0.1 -U "$PGUSER" -d "${DB}_$c" -Atc "select xact_commit from pg_stat_database where datname = '${DB}_$c'") "
+  done
+  echo "$line"
 }
 
 echo "Gateway benchmark: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
@@ -96,11 +109,12 @@ warm() { # name url mode headers...
   echo "  $name: ${rates[*]} req/s"
 }
 echo "warming up until each target's rate settles (JIT, connections, budget lease)..."
-warm "gateway, streaming" "$GATEWAY" stream "X-Worker-Token=$TOKEN"
-warm "gateway, non-streaming" "$GATEWAY" json "X-Worker-Token=$TOKEN"
+for c in "${CLIENTS[@]}"; do
+  warm "gateway ($c client), streaming" "${GATEWAY[$c]}" stream "X-Worker-Token=${TOKEN[$c]}"
+  warm "gateway ($c client), non-streaming" "${GATEWAY[$c]}" json "X-Worker-Token=${TOKEN[$c]}"
+  warm "bare Java proxy ($c client), streaming" "${BARE[$c]}" stream
+done
 warm "direct, streaming" "$DIRECT" stream
-warm "bare Java proxy, streaming" "$BARE" stream
-warm "bare Java proxy on the JDK client, streaming" "$BARE_JDK" stream
 warm "Portkey, non-streaming" "$PORTKEY" json "${PORTKEY_HEADERS[@]}"
 
 results="$RUN/results"
@@ -109,49 +123,31 @@ measure() { # name url clients duration mode headers...
   local name="$1"; shift
   echo "$name $(load "$@")" | tee -a "$results"
 }
-measure direct_1_stream "$DIRECT" 1 "-$ONE" stream
-measure gateway_1_stream "$GATEWAY" 1 "-$ONE" stream "X-Worker-Token=$TOKEN"
-measure direct_16_stream "$DIRECT" 16 "$SECS" stream
-measure bare_16_stream "$BARE" 16 "$SECS" stream
-measure bare_jdk_16_stream "$BARE_JDK" 16 "$SECS" stream
-before=$(commits)
-[ -z "${BENCH_JFR:-}" ] || "$(dirname "$JAVA")/jcmd" "$GATEWAY_PID" JFR.start name=bench settings=profile filename="$BENCH_JFR" >/dev/null
-measure gateway_16_stream "$GATEWAY" 16 "$SECS" stream "X-Worker-Token=$TOKEN"
-[ -z "${BENCH_JFR:-}" ] || "$(dirname "$JAVA")/jcmd" "$GATEWAY_PID" JFR.stop name=bench >/dev/null
-after=$(commits)
-echo "commits $((after - before))" | tee -a "$results"
-# The same window with no load: what the application's background jobs commit on their own.
-sleep "$SECS"
-idle=$(commits)
-echo "background $((idle - after))" | tee -a "$results"
-measure direct_16_json "$DIRECT" 16 "$SECS" json
-measure gateway_16_json "$GATEWAY" 16 "$SECS" json "X-Worker-Token=$TOKEN"
-measure portkey_16_json "$PORTKEY" 16 "$SECS" json "${PORTKEY_HEADERS[@]}"
+for round in $(seq 1 "$ROUNDS"); do
+  echo "round $round, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  measure "r$round.direct_1_stream" "$DIRECT" 1 "-$ONE" stream
+  for c in "${CLIENTS[@]}"; do
+    measure "r$round.gateway_${c}_1_stream" "${GATEWAY[$c]}" 1 "-$ONE" stream "X-Worker-Token=${TOKEN[$c]}"
+  done
+  measure "r$round.direct_16_stream" "$DIRECT" 16 "$SECS" stream
+  for c in "${CLIENTS[@]}"; do measure "r$round.bare_${c}_16_stream" "${BARE[$c]}" 16 "$SECS" stream; done
+  echo "r$round.commits_before $(commits)" | tee -a "$results"
+  for c in "${CLIENTS[@]}"; do
+    [ -z "${BENCH_JFR:-}" ] || "$(dirname "$JAVA")/jcmd" "${GATEWAY_PID[$c]}" JFR.start name=bench settings=profile \
+      filename="${BENCH_JFR%.jfr}-$c-r$round.jfr" >/dev/null
+    measure "r$round.gateway_${c}_16_stream" "${GATEWAY[$c]}" 16 "$SECS" stream "X-Worker-Token=${TOKEN[$c]}"
+    [ -z "${BENCH_JFR:-}" ] || "$(dirname "$JAVA")/jcmd" "${GATEWAY_PID[$c]}" JFR.stop name=bench >/dev/null
+  done
+  echo "r$round.commits_after $(commits)" | tee -a "$results"
+  measure "r$round.direct_16_json" "$DIRECT" 16 "$SECS" json
+  for c in "${CLIENTS[@]}"; do
+    measure "r$round.gateway_${c}_16_json" "${GATEWAY[$c]}" 16 "$SECS" json "X-Worker-Token=${TOKEN[$c]}"
+  done
+  measure "r$round.portkey_16_json" "$PORTKEY" 16 "$SECS" json "${PORTKEY_HEADERS[@]}"
+done
 echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 
-node - "$results" <<'JS'
-const fs = require("fs");
-const r = {};
-for (const line of fs.readFileSync(process.argv[2], "utf8").trim().split("\n")) {
-  const [name, ...rest] = line.split(" ");
-  r[name] = name === "commits" || name === "background" ? Number(rest[0]) : JSON.parse(rest.join(" "));
-}
-const f = (x, d = 2) => (x == null ? "n/a" : Number(x).toFixed(d));
-const pct = (a, b) => `${f((100 * a) / b, 1)} %`;
-console.log("\n| check | measured | target |\n|---|---|---|");
-console.log(`| 16 clients streaming req/s: gateway vs direct | ${f(r.gateway_16_stream.rps, 0)} vs ${f(r.direct_16_stream.rps, 0)} = ${pct(r.gateway_16_stream.rps, r.direct_16_stream.rps)} | ≥ 25 % |`);
-console.log(`| 16 clients streaming req/s: bare Java proxy (same Jetty and upstream client, nothing else) vs direct | ${f(r.bare_16_stream.rps, 0)} vs ${f(r.direct_16_stream.rps, 0)} = ${pct(r.bare_16_stream.rps, r.direct_16_stream.rps)} | the HTTP stack's ceiling |`);
-console.log(`| 16 clients streaming req/s: the bare proxy on the JDK's HttpClient vs direct | ${f(r.bare_jdk_16_stream.rps, 0)} = ${pct(r.bare_jdk_16_stream.rps, r.direct_16_stream.rps)} | the gateway's own client against the JDK's |`);
-console.log(`| 16 clients streaming req/s: gateway vs bare Java proxy | ${pct(r.gateway_16_stream.rps, r.bare_16_stream.rps)} | what the product costs |`);
-console.log(`| direct streaming at 16 clients (the upstream's own ceiling) | ${f(r.direct_16_stream.rps, 0)} req/s | ≥ 5,000 or it is the bottleneck |`);
-console.log(`| 16 clients non-streaming req/s: gateway vs Portkey | ${f(r.gateway_16_json.rps, 0)} vs ${f(r.portkey_16_json.rps, 0)} = ${f(r.gateway_16_json.rps / r.portkey_16_json.rps)} × (direct ${f(r.direct_16_json.rps, 0)}) | ≥ 1.5 × |`);
-console.log(`| 16 clients non-streaming p50 / p99 ms: gateway vs Portkey | ${f(r.gateway_16_json.total_p50)} / ${f(r.gateway_16_json.total_p99)} vs ${f(r.portkey_16_json.total_p50)} / ${f(r.portkey_16_json.total_p99)} | lower |`);
-console.log(`| 1 client streaming, time to first byte added, p50 | ${f(r.gateway_1_stream.ttfb_p50 - r.direct_1_stream.ttfb_p50)} ms (direct ${f(r.direct_1_stream.ttfb_p50)}, gateway ${f(r.gateway_1_stream.ttfb_p50)}) | ≤ 1.5 ms |`);
-console.log(`| 1 client streaming, time to first byte added, p99 | ${f(r.gateway_1_stream.ttfb_p99 - r.direct_1_stream.ttfb_p99)} ms (direct ${f(r.direct_1_stream.ttfb_p99)}, gateway ${f(r.gateway_1_stream.ttfb_p99)}) | ≤ 5 ms |`);
-const calls = r.gateway_16_stream.started;
-console.log(`| database commits per gateway call, 16 clients streaming | ${r.commits} commits / ${calls} calls = ${f(r.commits / calls, 3)} | ≤ 0.1 |`);
-console.log(`| the same without the background jobs' commits (${r.background} in an idle window as long) | ${f((r.commits - r.background) / calls, 3)} | |`);
-JS
+node scripts/bench-gateway/report.mjs "$results" "${CLIENTS[@]}"
 
 echo
 echo "Zero buffering and open streams (in-JVM harness, 512 MB heap):"

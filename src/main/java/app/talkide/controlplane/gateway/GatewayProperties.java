@@ -37,6 +37,8 @@ import org.springframework.validation.annotation.Validated;
  *     trickle in: the server's idle timeout restarts on every byte, this does not
  * @param outputSliceTokens output tokens reserved up front and added per extension while a stream runs
  * @param pricing prices per model family
+ * @param upstreamClient which HTTP client calls the upstream: {@code own} (the gateway's own HTTP/1.1
+ *     client), {@code jetty} (Jetty's HttpClient) or {@code jdk} (the JDK's HttpClient)
  */
 @Validated
 @ConfigurationProperties("talkide.gateway")
@@ -52,10 +54,18 @@ public record GatewayProperties(
         @NotNull @DefaultValue("64MB") DataSize maxBytesInFlightPerUser,
         @NotNull @DefaultValue("60s") Duration bodyReadTimeout,
         @Positive @DefaultValue("4096") int outputSliceTokens,
-        @Valid @DefaultValue Pricing pricing) {
+        @Valid @DefaultValue Pricing pricing,
+        @NotNull @DefaultValue("own") UpstreamClientKind upstreamClient) {
 
     public GatewayProperties {
         apiKey = apiKey == null ? "" : apiKey.strip();
+    }
+
+    /** The HTTP clients the gateway can call its upstream with. */
+    public enum UpstreamClientKind {
+        OWN,
+        JETTY,
+        JDK
     }
 
     /**
@@ -93,6 +103,6 @@ public record GatewayProperties(
                 + ", maxBytesInFlight=" + maxBytesInFlight + ", maxBytesInFlightPerUser=" + maxBytesInFlightPerUser
                 + ", bodyReadTimeout=" + bodyReadTimeout
                 + ", outputSliceTokens=" + outputSliceTokens + ", pricing="
-                + pricing + "]";
+                + pricing + ", upstreamClient=" + upstreamClient + "]";
     }
 }

@@ -23,10 +23,14 @@ import app.talkide.controlplane.support.RawHttp;
 import app.talkide.controlplane.support.TestHttp;
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -87,6 +91,22 @@ class GatewayProxyTest {
 
     TestHttp http;
     GatewayTestSupport worker;
+
+    /**
+     * A cold WireMock's first answer (its classes loading, its first match) has taken longer than this
+     * test's 2 s response timeout on a loaded machine, and the class's first call was then a 504 whatever
+     * the upstream client; the timeouts tested here are the gateway's, so the stand-in is warmed first.
+     */
+    @BeforeAll
+    static void warmTheUpstream() throws Exception {
+        try (HttpClient client = HttpClient.newHttpClient()) {
+            client.send(
+                    HttpRequest.newBuilder(URI.create(upstream.baseUrl() + "/warm-up"))
+                            .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.discarding());
+        }
+    }
 
     @BeforeEach
     void setUp() {

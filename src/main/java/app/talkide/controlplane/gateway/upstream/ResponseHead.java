@@ -52,7 +52,7 @@ record ResponseHead(int status, HttpHeaders headers, boolean keepAlive) {
                 throw new ProtocolException("the upstream sent more than " + MAX_FIELDS + " header fields");
             }
             int colon = line.indexOf(':');
-            if (colon <= 0 || !RequestHead.isToken(line.substring(0, colon))) {
+            if (colon <= 0 || !RequestFields.isToken(line.substring(0, colon))) {
                 // Also refuses obsolete line folding (a line starting with white space): RFC 9112 §5.2.
                 throw new ProtocolException("the upstream sent a malformed header field");
             }

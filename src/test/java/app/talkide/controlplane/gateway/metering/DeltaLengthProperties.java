@@ -18,9 +18,13 @@ import net.jqwik.api.Provide;
 
 /**
  * The hand-written {@link DeltaLength} says what Jackson says ({@link JacksonDeltaLength}) on the same
- * bytes: well-formed deltas in any shape, the same with bytes broken, cut or inserted, and noise.
+ * bytes: well-formed deltas in any shape, the same with bytes broken, cut or inserted, and noise. So does
+ * {@link StreamDeltaLength}, one parser for every input in turn, as it is for every event of a stream.
  */
 class DeltaLengthProperties {
+
+    // Shared by every input a property tries, so what one event leaves behind meets the next.
+    private static final StreamDeltaLength STREAM = new StreamDeltaLength();
 
     @Property(tries = 2000)
     void wellFormedDeltasMeasureAsJacksonDoes(@ForAll("deltas") String json) {
@@ -81,10 +85,18 @@ class DeltaLengthProperties {
         var claim = assertThat(ours)
                 .as(() -> new String(bytes, StandardCharsets.UTF_8) + " "
                         + HexFormat.of().formatHex(bytes));
+        long streamed;
+        synchronized (STREAM) {
+            streamed = STREAM.of(bytes, 0, bytes.length);
+        }
+        var streamClaim =
+                assertThat(streamed).as(() -> "one parser per stream: " + new String(bytes, StandardCharsets.UTF_8));
         if (isUtf8(bytes)) {
             claim.isEqualTo(jackson);
+            streamClaim.isEqualTo(jackson);
         } else {
             claim.isIn(-1L, jackson);
+            streamClaim.isIn(-1L, jackson);
         }
         // The same bytes inside a larger buffer: offsets are honoured.
         byte[] framed = new byte[bytes.length + 6];

@@ -118,6 +118,7 @@ class PriceListTest {
                 DataSize.ofMegabytes(64),
                 Duration.ofSeconds(60),
                 4096,
-                new GatewayProperties.Pricing(families, 125, 200, 10)));
+                new GatewayProperties.Pricing(families, 125, 200, 10),
+                GatewayProperties.UpstreamClientKind.OWN));
     }
 }

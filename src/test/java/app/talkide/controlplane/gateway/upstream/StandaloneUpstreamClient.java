@@ -1,16 +1,17 @@
 package app.talkide.controlplane.gateway.upstream;
 
-import app.talkide.controlplane.gateway.AnthropicUpstream;
+import app.talkide.controlplane.gateway.GatewayProperties.UpstreamClientKind;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import javax.net.ssl.SSLSocketFactory;
+import javax.net.ssl.SSLContext;
 
-/** The gateway's upstream client outside the application, for the bench's bare proxy. */
+/** An upstream client outside the application, with the gateway's default timeouts, for the bench's bare proxy. */
 public final class StandaloneUpstreamClient {
 
     private StandaloneUpstreamClient() {}
 
-    public static UpstreamClient to(AnthropicUpstream upstream) {
-        return new UpstreamClient(Duration.ofSeconds(10), Duration.ofMinutes(10), () -> upstream, (SSLSocketFactory)
-                SSLSocketFactory.getDefault());
+    public static UpstreamClient of(UpstreamClientKind kind) throws NoSuchAlgorithmException {
+        return UpstreamClients.create(
+                kind, Duration.ofSeconds(10), Duration.ofMinutes(10), Duration.ofMinutes(3), SSLContext.getDefault());
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import app.talkide.controlplane.gateway.AnthropicUpstream;
+import app.talkide.controlplane.gateway.GatewayProperties.UpstreamClientKind;
 import app.talkide.controlplane.gateway.ScriptedUpstream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,41 +12,55 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLSocketFactory;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The gateway's own HTTP/1.1 client against an upstream whose every byte the test writes: keep-alive
- * reuse, framing, a connection the upstream closed while idle, cancelling, refusing what a worker must
- * not put in a request, and refusing what a broken upstream sends.
+ * Every upstream client against an upstream whose every byte the test writes: keep-alive reuse, framing,
+ * a connection the upstream closed while idle, cancelling, refusing what a worker must not put in a
+ * request, and refusing what a broken upstream sends. The same expectations hold for each.
  */
+@ParameterizedClass
+@EnumSource(UpstreamClientKind.class)
 class UpstreamClientTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
 
+    private final UpstreamClientKind kind;
     private final ScriptedUpstream upstream;
     private final UpstreamClient client;
     private final AnthropicUpstream target;
 
-    UpstreamClientTest() throws IOException {
+    UpstreamClientTest(UpstreamClientKind kind) throws Exception {
+        this.kind = kind;
         upstream = new ScriptedUpstream();
         target = new Target(URI.create(upstream.baseUrl()), "sk-test-key");
-        client = new UpstreamClient(Duration.ofSeconds(2), Duration.ofSeconds(5), () -> target, (SSLSocketFactory)
-                SSLSocketFactory.getDefault());
+        client = client(kind, Duration.ofSeconds(5));
+    }
+
+    static UpstreamClient client(UpstreamClientKind kind, Duration responseTimeout) throws Exception {
+        return UpstreamClients.create(
+                kind, Duration.ofSeconds(2), responseTimeout, Duration.ofMinutes(3), SSLContext.getDefault());
     }
 
     @AfterEach
     void close() throws IOException {
-        client.destroy();
+        client.close();
         upstream.close();
     }
 
     @Test
-    void callsReadToTheirEndShareOneConnection() throws Exception {
-        for (int i = 0; i < 3; i++) {
+    void callsReadToTheirEndShareConnections() throws Exception {
+        for (int i = 0; i < 4; i++) {
             CompletableFuture<UpstreamResponse> answer = post("{\"n\":" + i + "}");
             ScriptedUpstream.Exchange exchange = upstream.next(WAIT);
             assertThat(exchange.body()).isEqualTo("{\"n\":" + i + "}");
@@ -60,7 +75,9 @@ class UpstreamClientTest {
             }
             assertThat(bodyOf(answer.get(10, TimeUnit.SECONDS))).isNotEmpty();
         }
-        assertThat(upstream.connections()).isEqualTo(1);
+        // Jetty gives a connection back to its pool just after the body's end reaches the reader, so a call
+        // sent at once may open a second one; never one per call.
+        assertThat(upstream.connections()).isLessThanOrEqualTo(kind == UpstreamClientKind.JETTY ? 2 : 1);
     }
 
     @Test
@@ -77,9 +94,18 @@ class UpstreamClientTest {
                 }));
         ScriptedUpstream.Exchange exchange = upstream.next(WAIT);
         assertThat(exchange.requestLine()).isEqualTo("POST /v1/messages?beta=true&x=a%20b HTTP/1.1");
-        assertThat(exchange.headerLines())
-                .containsExactly(
-                        "Host: 127.0.0.1:" + URI.create(upstream.baseUrl()).getPort(),
+        // Field names compared without case, and a client's own User-Agent aside: the rest is exactly this.
+        List<String> fields = new ArrayList<>();
+        for (String line : exchange.headerLines()) {
+            int colon = line.indexOf(':');
+            String name = line.substring(0, colon).toLowerCase(Locale.ROOT);
+            if (!name.equals("user-agent")) {
+                fields.add(name + ": " + line.substring(colon + 1).strip());
+            }
+        }
+        assertThat(fields)
+                .containsExactlyInAnyOrder(
+                        "host: 127.0.0.1:" + URI.create(upstream.baseUrl()).getPort(),
                         "anthropic-version: 2023-06-01",
                         "x-api-key: sk-test-key",
                         "content-length: 2");
@@ -94,6 +120,9 @@ class UpstreamClientTest {
         exchange.respond("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}");
         assertThat(bodyOf(first.get(10, TimeUnit.SECONDS))).isEqualTo("{}");
         exchange.closeConnection(); // the upstream's keep-alive timeout, while the connection waits in the pool
+        // It lies idle a moment, as before any keep-alive timeout: Jetty learns of the close from its
+        // selector, not by probing, so a call sent in the same instant could still take the closed connection.
+        Thread.sleep(200);
 
         CompletableFuture<UpstreamResponse> second = post("{}");
         upstream.next(WAIT).respond("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n{\"a\"");
@@ -116,7 +145,8 @@ class UpstreamClientTest {
         CompletableFuture<UpstreamResponse> third = post("{}");
         upstream.next(WAIT).respond("HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n1");
         assertThat(bodyOf(third.get(10, TimeUnit.SECONDS))).isEqualTo("1");
-        assertThat(upstream.connections()).isEqualTo(3);
+        // Each call on a connection of its own (Jetty may open one it then does not use).
+        assertThat(upstream.connections()).isGreaterThanOrEqualTo(3);
     }
 
     @Test
@@ -150,12 +180,24 @@ class UpstreamClientTest {
     }
 
     @Test
-    void bothFramingsAtOnceAreReadChunkedAndTheConnectionIsDropped() throws Exception {
+    void bothFramingsAtOnceAreReadChunkedAndTheConnectionDroppedOrRefused() throws Exception {
         CompletableFuture<UpstreamResponse> answer = post("{}");
         ScriptedUpstream.Exchange exchange = upstream.next(WAIT);
         exchange.respond(
                 "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n");
-        assertThat(bodyOf(answer.get(10, TimeUnit.SECONDS))).isEqualTo("hello");
+        String body;
+        try {
+            body = bodyOf(answer.get(10, TimeUnit.SECONDS));
+        } catch (ExecutionException | IOException refused) {
+            body = null; // Jetty refuses such a response outright
+        }
+        if (kind == UpstreamClientKind.JDK) {
+            // The JDK's client trusts Content-Length over Transfer-Encoding (RFC 9112 says the opposite):
+            // held here so a change shows, and one reason it is not the gateway's client.
+            assertThat(body).isEqualTo("5\r\n");
+            return;
+        }
+        assertThat(body).isIn("hello", null);
         assertThat(exchange.closedByPeer(WAIT)).isTrue();
     }
 
@@ -168,27 +210,34 @@ class UpstreamClientTest {
             "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
             "HTTP/1.1 200 OK\r\nX-Folded: a\r\n b\r\n\r\n",
             "HTTP/1.1 200 OK\r\nX-Bare: a\rb\r\n\r\n",
-            "HTTP/1.1 200 OK\r\nX-Big: " + "a".repeat(ResponseHead.MAX_BYTES) + "\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nX-Big: " + "a".repeat(64 * 1024) + "\r\n\r\n",
             "HTTP/1.1 101 Switching Protocols\r\n\r\n",
         };
+        List<String> accepted = new ArrayList<>();
         for (String head : broken) {
             CompletableFuture<UpstreamResponse> answer = post("{}");
             upstream.next(WAIT).respond(head);
-            assertThat(answer)
-                    .as(head.substring(0, Math.min(40, head.length())))
-                    .failsWithin(WAIT)
-                    .withThrowableThat()
-                    .havingRootCause()
-                    .isInstanceOf(IOException.class);
+            try {
+                answer.get(10, TimeUnit.SECONDS).body().close();
+                accepted.add(head.substring(0, Math.min(60, head.length())));
+            } catch (ExecutionException refused) {
+                assertThat(refused).hasCauseInstanceOf(UpstreamFailure.class);
+            }
         }
+        // The JDK's client is lax about response heads: held here so a change shows.
+        List<String> jdkPasses = List.of(broken[2], broken[3], broken[4], broken[5], broken[6]).stream()
+                .map(head -> head.substring(0, Math.min(60, head.length())))
+                .toList();
+        assertThat(accepted).isEqualTo(kind == UpstreamClientKind.JDK ? jdkPasses : List.of());
     }
 
     @Test
-    void aMalformedChunkFailsTheBodyRead() throws Exception {
+    void aMalformedChunkFailsTheCallOrTheBodyRead() throws Exception {
         CompletableFuture<UpstreamResponse> answer = post("{}");
         upstream.next(WAIT).respond("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n");
-        InputStream body = answer.get(10, TimeUnit.SECONDS).body();
-        assertThatThrownBy(body::readAllBytes).isInstanceOf(IOException.class);
+        // The JDK's client may parse the chunk before it hands back the head, and then fails the call itself.
+        assertThatThrownBy(() -> answer.get(10, TimeUnit.SECONDS).body().readAllBytes())
+                .isInstanceOfAny(IOException.class, ExecutionException.class);
     }
 
     @Test
@@ -204,10 +253,13 @@ class UpstreamClientTest {
 
     @Test
     void anUpstreamThatDoesNotAnswerTimesOut() throws Exception {
-        UpstreamClient impatient =
-                new UpstreamClient(Duration.ofSeconds(2), Duration.ofMillis(300), () -> target, (SSLSocketFactory)
-                        SSLSocketFactory.getDefault());
+        UpstreamClient impatient = client(kind, Duration.ofMillis(300));
         try {
+            // One answered call first, so the timeout is measured on a warm client and an open connection.
+            CompletableFuture<UpstreamResponse> warm =
+                    CompletableFuture.supplyAsync(() -> call(impatient, "/v1/messages", null, "{}", headers -> {}));
+            upstream.next(WAIT).respond("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}");
+            assertThat(bodyOf(warm.get(10, TimeUnit.SECONDS))).isEqualTo("{}");
             CompletableFuture<UpstreamResponse> answer =
                     CompletableFuture.supplyAsync(() -> call(impatient, "/v1/messages", null, "{}", headers -> {}));
             upstream.next(WAIT); // read, never answered
@@ -218,7 +270,7 @@ class UpstreamClientTest {
                     .isInstanceOf(UpstreamFailure.class)
                     .matches(failure -> ((UpstreamFailure) failure).timedOut());
         } finally {
-            impatient.destroy();
+            impatient.close();
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import app.talkide.controlplane.gateway.AnthropicUpstream;
+import app.talkide.controlplane.gateway.GatewayProperties.UpstreamClientKind;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import java.io.InputStream;
@@ -17,18 +18,22 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The upstream client over TLS, against a real HTTPS server whose certificate (for {@code localhost}
  * only) the test makes with the JDK's keytool: trusted and matching it carries calls; a certificate
  * nobody vouches for, or one for another name, ends the call before the request (and its key) is sent.
  */
+@ParameterizedClass
+@EnumSource(UpstreamClientKind.class)
 class UpstreamTlsTest {
 
     private static final char[] PASSWORD = "changeit".toCharArray();
@@ -37,7 +42,7 @@ class UpstreamTlsTest {
     static Path dir;
 
     private static HttpsServer server;
-    private static SSLSocketFactory trustingTheTestCertificate;
+    private static SSLContext trustingTheTestCertificate;
 
     @BeforeAll
     static void start() throws Exception {
@@ -89,7 +94,7 @@ class UpstreamTlsTest {
         trust.init(trusted);
         SSLContext clientContext = SSLContext.getInstance("TLS");
         clientContext.init(null, trust.getTrustManagers(), null);
-        trustingTheTestCertificate = clientContext.getSocketFactory();
+        trustingTheTestCertificate = clientContext;
 
         server = HttpsServer.create(new InetSocketAddress(0), 0);
         server.setHttpsConfigurator(new HttpsConfigurator(serverContext));
@@ -127,7 +132,7 @@ class UpstreamTlsTest {
                 }
             }
         } finally {
-            client.destroy();
+            client.close();
         }
     }
 
@@ -141,24 +146,27 @@ class UpstreamTlsTest {
                     .hasMessage("the upstream connection failed")
                     .hasRootCauseInstanceOf(java.security.cert.CertificateException.class);
         } finally {
-            client.destroy();
+            client.close();
         }
     }
 
     @Test
-    void aCertificateNobodyVouchesForIsRefused() {
-        UpstreamClient client = client((SSLSocketFactory) SSLSocketFactory.getDefault());
+    void aCertificateNobodyVouchesForIsRefused() throws Exception {
+        UpstreamClient client = client(SSLContext.getDefault());
         try {
             assertThatThrownBy(() -> client.post(target("localhost"), "/v1/messages", null, headers -> {}, new byte[0]))
                     .isInstanceOf(UpstreamFailure.class)
                     .hasMessage("the upstream connection failed");
         } finally {
-            client.destroy();
+            client.close();
         }
     }
 
-    private static UpstreamClient client(SSLSocketFactory tls) {
-        return new UpstreamClient(Duration.ofSeconds(5), Duration.ofSeconds(5), () -> null, tls);
+    @Parameter
+    UpstreamClientKind kind;
+
+    private UpstreamClient client(SSLContext tls) {
+        return UpstreamClients.create(kind, Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofMinutes(3), tls);
     }
 
     private static AnthropicUpstream target(String host) {

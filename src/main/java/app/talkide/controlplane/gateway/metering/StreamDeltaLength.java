@@ -1,0 +1,141 @@
+package app.talkide.controlplane.gateway.metering;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.async.ByteArrayFeeder;
+import tools.jackson.core.json.JsonFactory;
+
+/**
+ * The characters of output each {@code content_block_delta} of one stream carries (as {@link
+ * DeltaLength} says it), read by one Jackson non-blocking parser that lives as long as the stream: each
+ * event's data is fed as one more root-level value, so no parser is built per event. Data that is not one
+ * JSON object yields -1, and the parser is replaced, so one broken event cannot spoil the next.
+ */
+final class StreamDeltaLength {
+
+    private static final JsonFactory FACTORY = new JsonFactory();
+    private static final byte[] SEPARATOR = {' '};
+
+    private JsonParser parser = newParser();
+
+    /** The delta's length, or -1 if {@code data} is not one JSON object (such an event is not metered). */
+    long of(byte[] data, int offset, int length) {
+        try {
+            long chars = read(data, offset, length);
+            if (chars >= 0) {
+                // A root value may end only at what follows it (a number): a separator settles it here.
+                feed(SEPARATOR, 0, 1);
+                if (parser.nextToken() == JsonToken.NOT_AVAILABLE) {
+                    return chars;
+                }
+            }
+        } catch (JacksonException notJson) {
+            // falls through: this event is not metered, and the parser starts afresh
+        }
+        parser.close();
+        parser = newParser();
+        return -1;
+    }
+
+    private long read(byte[] data, int offset, int length) {
+        feed(data, offset, length);
+        if (parser.nextToken() != JsonToken.START_OBJECT) {
+            return -1;
+        }
+        long chars = 0;
+        JsonToken token;
+        while ((token = parser.nextToken()) == JsonToken.PROPERTY_NAME) {
+            boolean delta = "delta".equals(parser.currentName());
+            JsonToken value = parser.nextToken();
+            if (delta && value == JsonToken.START_OBJECT) {
+                chars = ofDelta();
+                if (chars < 0) {
+                    return -1;
+                }
+            } else {
+                if (!skip(value)) {
+                    return -1;
+                }
+                if (delta) {
+                    chars = 0;
+                }
+            }
+        }
+        return token == JsonToken.END_OBJECT && parser.nextToken() == JsonToken.NOT_AVAILABLE ? chars : -1;
+    }
+
+    private long ofDelta() {
+        int field = -1;
+        long text = 0;
+        long thinking = 0;
+        long partialJson = 0;
+        JsonToken token;
+        while ((token = parser.nextToken()) == JsonToken.PROPERTY_NAME) {
+            String name = parser.currentName();
+            JsonToken value = parser.nextToken();
+            if (value != JsonToken.VALUE_STRING) {
+                if (!skip(value)) {
+                    return -1;
+                }
+                continue;
+            }
+            switch (name) {
+                case "type" ->
+                    field = switch (parser.getString()) {
+                        case "text_delta", "text" -> 0;
+                        case "thinking_delta", "thinking" -> 1;
+                        case "input_json_delta" -> 2;
+                        default -> -1;
+                    };
+                case "text" -> text = parser.getStringLength();
+                case "thinking" -> thinking = parser.getStringLength();
+                case "partial_json" -> partialJson = parser.getStringLength();
+                default -> {
+                    // signature, citation and fields yet to come are not output the model wrote
+                }
+            }
+        }
+        if (token != JsonToken.END_OBJECT) {
+            return -1;
+        }
+        return switch (field) {
+            case 0 -> text;
+            case 1 -> thinking;
+            case 2 -> partialJson;
+            default -> 0;
+        };
+    }
+
+    /** Skips the value that starts with {@code token}; false if the data ended inside it. */
+    private boolean skip(JsonToken token) {
+        if (token == null || token == JsonToken.NOT_AVAILABLE) {
+            return false;
+        }
+        if (!token.isStructStart()) {
+            return true;
+        }
+        int depth = 1;
+        while (depth > 0) {
+            JsonToken next = parser.nextToken();
+            if (next == null || next == JsonToken.NOT_AVAILABLE) {
+                return false;
+            }
+            if (next.isStructStart()) {
+                depth++;
+            } else if (next.isStructEnd()) {
+                depth--;
+            }
+        }
+        return true;
+    }
+
+    private void feed(byte[] data, int offset, int length) {
+        ((ByteArrayFeeder) parser).feedInput(data, offset, offset + length); // start and end offsets
+    }
+
+    private static JsonParser newParser() {
+        return FACTORY.createNonBlockingByteArrayParser(ObjectReadContext.empty());
+    }
+}

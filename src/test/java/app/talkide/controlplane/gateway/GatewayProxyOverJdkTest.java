@@ -1,0 +1,7 @@
+package app.talkide.controlplane.gateway;
+
+import org.springframework.test.context.TestPropertySource;
+
+/** {@link GatewayProxyTest} with the Jdk upstream client ({@code talkide.gateway.upstream-client: jdk}). */
+@TestPropertySource(properties = "talkide.gateway.upstream-client=jdk")
+class GatewayProxyOverJdkTest extends GatewayProxyTest {}

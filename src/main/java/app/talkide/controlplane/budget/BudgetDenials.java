@@ -10,6 +10,12 @@ final class BudgetDenials {
     private BudgetDenials() {}
 
     static @Nullable Denied explain(BudgetRow row, long amount, LimitWindows now, BudgetProperties defaults) {
+        Denied spending = spending(row, amount, now, defaults);
+        return spending != null ? spending : fairUse(row, now, defaults);
+    }
+
+    /** Why {@code amount} more does not fit the user's spending limit; null if it does. */
+    static @Nullable Denied spending(BudgetRow row, long amount, LimitWindows now, BudgetProperties defaults) {
         long limit = row.limitMicros() != null ? row.limitMicros() : defaults.defaultLimitMicros();
         long spent = row.spentIn(now);
         if (spent + row.reservedMicros() + amount > limit) {
@@ -29,6 +35,10 @@ final class BudgetDenials {
                     fitsLater ? null : UserBudgetService.until(now.now(), now.periodEnd()),
                     fitsLater);
         }
+        return null;
+    }
+
+    private static @Nullable Denied fairUse(BudgetRow row, LimitWindows now, BudgetProperties defaults) {
         int concurrent = row.maxConcurrent() != null
                 ? row.maxConcurrent()
                 : defaults.fairUse().maxConcurrent();

@@ -105,18 +105,6 @@ class BudgetLeases implements DisposableBean {
     }
 
     /**
-     * Whether a call of the user would be admitted from memory now (so the admission check needs no
-     * read): the lease is open and has money, a slot and a request of this minute free.
-     */
-    boolean admits(String userId, LimitWindows now) {
-        LocalLease lease = leases.get(userId);
-        return lease != null
-                && !lease.closed()
-                && !lease.revoked()
-                && lease.needs(1, now).nothing();
-    }
-
-    /**
      * Holds {@code delta} more for a running call of the lease: from what the lease has free, else from a
      * top-up, else exactly {@code delta} taken from the budget (its last slices, or past the limit when
      * {@code pastTheLimit}). False when the budget refuses.
@@ -129,13 +117,26 @@ class BudgetLeases implements DisposableBean {
         }
         lease.changing.lock();
         try {
-            var exact = new LeaseRepository.Grant(delta, 0, 0, 0, Long.MAX_VALUE);
-            Instant expires = now.now().plus(settings.ttl());
-            if (lease.closed() || !apply(lease.userId, exact, 0, pastTheLimit, now, expires)) {
+            if (lease.closed()) {
                 return false;
             }
-            lease.grantedAndHeld(delta, expires);
-            return true;
+            // What the lease has free counts; only the rest is taken from the budget, exactly.
+            long free = lease.holdFree(delta, now.now());
+            long rest = delta - free;
+            var exact = new LeaseRepository.Grant(rest, 0, 0, 0, Long.MAX_VALUE);
+            Instant expires = now.now().plus(settings.ttl());
+            boolean granted = false;
+            try {
+                granted = rest == 0 || apply(lease.userId, exact, 0, pastTheLimit, now, expires);
+            } finally {
+                if (!granted) {
+                    lease.unhold(free);
+                }
+            }
+            if (granted && rest > 0) {
+                lease.grantedAndHeld(rest, expires);
+            }
+            return granted;
         } finally {
             lease.changing.unlock();
         }

@@ -12,7 +12,12 @@ public enum CallOutcome {
     /** Refused before reaching the upstream (spending limit or fair use). */
     DENIED,
     /** Ended by the gateway because the next output slice did not fit the spending limit. */
-    LIMIT_REACHED;
+    LIMIT_REACHED,
+    /**
+     * Admitted, then refused for its request before reaching the upstream: a body too large, too slow,
+     * not a valid request, or the worker went away while sending it.
+     */
+    REJECTED;
 
     public String code() {
         return name().toLowerCase(Locale.ROOT);

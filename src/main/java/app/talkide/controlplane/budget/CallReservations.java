@@ -68,6 +68,65 @@ class CallReservations {
         return decision;
     }
 
+    /**
+     * Raises a call's reservation (its admission hold) by {@code delta} to what the call is estimated to
+     * cost, within the limit: from this replica's lease, else the database, after giving back or recalling
+     * leases that hold what the call needs, as {@link #reserve} does. False if the budget does not cover it.
+     */
+    boolean cover(Reservation reservation, long delta) {
+        if (grow(reservation, delta)) {
+            return true;
+        }
+        String userId = reservation.userId();
+        if (reservation.lease() == null && returns.giveBackIfUnused(userId) && grow(reservation, delta)) {
+            return true;
+        }
+        if (!returns.recallOthers(userId, delta)) {
+            return false;
+        }
+        long deadline = System.nanoTime() + RECALL_WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            LockSupport.parkNanos(RECALL_POLL.toNanos());
+            if (grow(reservation, delta)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Holds {@code delta} more for the call within the limit, from its lease or on its own row. */
+    private boolean grow(Reservation reservation, long delta) {
+        LocalLease lease = reservation.lease();
+        if (lease != null) {
+            if (!leases.grow(lease, delta, false)) {
+                return false;
+            }
+            reservation.grew(delta, false);
+            return true;
+        }
+        return growInDatabase(reservation, delta, false);
+    }
+
+    /** Holds {@code delta} more for a call reserved on its own row (past the limit when {@code pastTheLimit}). */
+    boolean growInDatabase(Reservation reservation, long delta, boolean pastTheLimit) {
+        LimitWindows now = LimitWindows.at(clock.instant(), properties.period());
+        Boolean grown = transactions.execute(status -> {
+            budgets.commitWithoutWaitingForDisk();
+            // Reservation row first, then the budget row: the same lock order as settlement and expiry.
+            if (!budgets.growReservation(reservation.id(), delta, expiry(now.now()))
+                    || !budgets.grow(reservation.userId(), delta, properties.defaultLimitMicros(), now, pastTheLimit)) {
+                status.setRollbackOnly();
+                return false;
+            }
+            return true;
+        });
+        if (Boolean.TRUE.equals(grown)) {
+            reservation.grew(delta, pastTheLimit);
+            return true;
+        }
+        return false;
+    }
+
     private static boolean spendingRefused(BudgetDecision decision) {
         return decision instanceof Denied denied && denied.reason() == DenialReason.SPENDING_LIMIT;
     }

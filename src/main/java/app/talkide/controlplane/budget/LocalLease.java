@@ -107,6 +107,25 @@ final class LocalLease {
         lastUsed = now.now();
     }
 
+    /**
+     * Holds for a running call what the lease has free of {@code delta}, at most all of it; returns how
+     * much. The rest is granted from the budget ({@link #grantedAndHeld}) or this is given back
+     * ({@link #unhold}): the call is not refused money its own replica's lease has free.
+     */
+    synchronized long holdFree(long delta, Instant now) {
+        if (closed || revoked || !now.isBefore(validUntil)) {
+            return 0;
+        }
+        long part = Math.min(delta, Math.max(0, amount - held));
+        held += part;
+        return part;
+    }
+
+    /** Gives back a hold of {@link #holdFree} whose rest the budget refused. */
+    synchronized void unhold(long part) {
+        held -= part;
+    }
+
     /** Adds {@code delta} granted for one running call and holds it for that call at once. */
     synchronized void grantedAndHeld(long delta, Instant expires) {
         validUntil = expires;

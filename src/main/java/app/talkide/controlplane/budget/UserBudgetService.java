@@ -17,11 +17,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Each user's spending limit per period, and their fair-use limits, enforced across replicas.
  *
- * <p>A call first reserves an estimate ({@link #preCallCheck}, {@link CallReservations}): from this
- * replica's lease or one UPDATE of the user's row that checks every limit, so concurrent calls can never
- * together pass a limit.
- * While it streams it asks for more, a slice at a time ({@link #extend}); at the end
- * {@link #postCallDebit} replaces the reservation with the actual cost and writes the usage record.
+ * <p>A gateway call is admitted before its body is read ({@link #reserveSlot}: a slot, a request of the
+ * minute, nothing worth counting of money), then reserves its estimate ({@link #reserveEstimate},
+ * {@link CallReservations}): from this replica's lease or guarded UPDATEs of the user's row that check
+ * every limit, so concurrent calls can never together pass a limit. While it streams it asks for more, a
+ * slice at a time ({@link #extend}); at the end {@link #settle} replaces the reservation with the actual
+ * cost and writes the usage record.
  */
 @Service
 public class UserBudgetService {
@@ -29,6 +30,12 @@ public class UserBudgetService {
     private static final Logger log = LoggerFactory.getLogger(UserBudgetService.class);
     // Every replica sweeps its leases each second, answering revocations: three sweeps' worth of slack.
     private static final Duration REVOKE_WAIT = Duration.ofSeconds(3);
+
+    /**
+     * What a call holds from admission until its body is read: nothing worth counting, but a budget
+     * without even this left refuses the call before its body is read.
+     */
+    public static final long ADMISSION_MICROS = 1;
 
     private final BudgetRepository budgets;
     private final BudgetLeases leases;
@@ -100,23 +107,35 @@ public class UserBudgetService {
     }
 
     /**
-     * Whether a call of {@code userId} could be admitted at all right now, asked before its body is read:
-     * a user over a fair-use or spending limit must not make the gateway read (and hold) a large body
-     * first. One read, nothing reserved; {@link #preCallCheck} still decides with the call's estimate.
+     * Admits a call of {@code userId} before its body is read: holds one of the user's concurrent slots,
+     * a request of their minute and {@link #ADMISSION_MICROS} (so a spent budget refuses it here), or
+     * says why not. A slow upload therefore holds the user's slot while it arrives, and a user at a
+     * limit never makes the gateway read (and hold) a body. {@link #reserveEstimate} then raises the
+     * hold to the call's estimate; every path ends in {@link #settle}, which gives the slot back.
      */
-    public Optional<Denied> admissionCheck(String userId) {
-        if (leases.admits(userId, LimitWindows.at(clock.instant(), properties.period()))) {
-            // This replica's lease has a slot and a request for the user: nothing to read.
+    public BudgetDecision reserveSlot(String userId, SettlementExpected expected) {
+        return preCallCheck(userId, ADMISSION_MICROS, expected);
+    }
+
+    /**
+     * Raises an admitted call's reservation to {@code estimateMicros} once its body told what the call
+     * may cost, within the limit (never as an overrun); empty when granted, else why not. A refused call
+     * still holds its admission: settle it.
+     */
+    public Optional<Denied> reserveEstimate(Reservation reservation, long estimateMicros) {
+        long delta = estimateMicros - reservation.amountMicros();
+        if (delta <= 0 || reservations.cover(reservation, delta)) {
             return Optional.empty();
         }
-        // This replica's own unused lease is not money held by calls in flight: the call may still take it.
-        Optional<Denied> denied = budgets.find(userId)
-                .map(row -> BudgetDenials.explain(
-                        leases.asShown(row), 1, LimitWindows.at(clock.instant(), properties.period()), properties));
-        denied.ifPresent(refused -> meters.counter(
-                        "talkide.budget.denials", "reason", refused.reason().code())
-                .increment());
-        return denied;
+        LimitWindows now = LimitWindows.at(clock.instant(), properties.period());
+        Denied denied = budgets.find(reservation.userId())
+                .map(row -> BudgetDenials.spending(leases.asShown(row), delta, now, properties))
+                // Nothing explains it when calls settled in between: worth trying again at once.
+                .orElse(null);
+        Denied refused = denied != null ? denied : BudgetDenials.busy();
+        meters.counter("talkide.budget.denials", "reason", refused.reason().code())
+                .increment();
+        return Optional.of(refused);
     }
 
     /**
@@ -131,13 +150,13 @@ public class UserBudgetService {
         if (lease != null) {
             return extendFromLease(reservation, lease, deltaMicros);
         }
-        if (grow(reservation, deltaMicros, false)) {
+        if (reservations.growInDatabase(reservation, deltaMicros, false)) {
             return ExtensionDecision.GRANTED;
         }
         // Only a refusal needs the user's enforcement, so the common path never looks it up.
         if (!reservation.overrun()
                 && enforcementOf(reservation.userId()) == Enforcement.SOFT
-                && grow(reservation, deltaMicros, true)) {
+                && reservations.growInDatabase(reservation, deltaMicros, true)) {
             return ExtensionDecision.GRANTED_AS_OVERRUN;
         }
         return ExtensionDecision.REFUSED;
@@ -155,25 +174,6 @@ public class UserBudgetService {
             return ExtensionDecision.GRANTED_AS_OVERRUN;
         }
         return ExtensionDecision.REFUSED;
-    }
-
-    private boolean grow(Reservation reservation, long delta, boolean pastTheLimit) {
-        LimitWindows now = LimitWindows.at(clock.instant(), properties.period());
-        Boolean grown = transactions.execute(status -> {
-            budgets.commitWithoutWaitingForDisk();
-            // Reservation row first, then the budget row: the same lock order as settlement and expiry.
-            if (!budgets.growReservation(reservation.id(), delta, expiry(now.now()))
-                    || !budgets.grow(reservation.userId(), delta, properties.defaultLimitMicros(), now, pastTheLimit)) {
-                status.setRollbackOnly();
-                return false;
-            }
-            return true;
-        });
-        if (Boolean.TRUE.equals(grown)) {
-            reservation.grew(delta, pastTheLimit);
-            return true;
-        }
-        return false;
     }
 
     /**
@@ -269,10 +269,6 @@ public class UserBudgetService {
                 .map(BudgetRow::enforcement)
                 .filter(e -> e != null)
                 .orElse(properties.enforcement());
-    }
-
-    private Instant expiry(Instant now) {
-        return now.plus(properties.reservationTtl());
     }
 
     static Duration until(Instant now, Instant then) {

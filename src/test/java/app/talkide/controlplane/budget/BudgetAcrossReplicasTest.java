@@ -177,7 +177,9 @@ class BudgetAcrossReplicasTest {
         budgets(1).configure(user, new UserBudgetSettings(0L, Enforcement.HARD, 50, 500, null));
 
         for (int replica = 0; replica < 3; replica++) {
-            assertThat(budgets(replica).admissionCheck(user)).isPresent();
+            try (SettlementExpected expected = budgets(replica).expectSettlement()) {
+                assertThat(budgets(replica).reserveSlot(user, expected)).isInstanceOf(Denied.class);
+            }
             BudgetDecision next = budgets(replica).preCallCheck(user, 1);
             assertThat(next).isInstanceOfSatisfying(Denied.class, denied -> {
                 assertThat(denied.reason()).isEqualTo(DenialReason.SPENDING_LIMIT);
@@ -235,6 +237,64 @@ class BudgetAcrossReplicasTest {
         advanceAll(Duration.ofMinutes(1));
         assertThat(budgets(0).preCallCheck(user, 1)).isInstanceOf(Denied.class);
         budgets(0).postCallDebit(running, record(DOLLAR / 10));
+    }
+
+    @Test
+    void admissionsOfOneUserOnThreeReplicasStopAtTheirConcurrencyLimitAndEveryOneGivesItsSlotBack() throws Exception {
+        budgets(0).configure(user, new UserBudgetSettings(10 * DOLLAR, null, 4, 500, null));
+        // Thirty calls arrive at once on three replicas; each holds its slot while its body would arrive.
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<BudgetDecision>> decisions = new ArrayList<>();
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 30; i++) {
+                UserBudgetService budgets = budgets(i % replicas.size());
+                decisions.add(threads.submit(() -> {
+                    if (!start.await(30, TimeUnit.SECONDS)) {
+                        throw new IllegalStateException("timed out waiting for start");
+                    }
+                    try (SettlementExpected expected = budgets.expectSettlement()) {
+                        return budgets.reserveSlot(user, expected);
+                    }
+                }));
+            }
+            start.countDown();
+        }
+        List<Reservation> admitted = new ArrayList<>();
+        for (Future<BudgetDecision> decision : decisions) {
+            if (decision.get() instanceof Reserved granted) {
+                admitted.add(granted.reservation());
+            } else {
+                assertThat(((Denied) decision.get()).reason()).isEqualTo(DenialReason.FAIR_USE);
+            }
+        }
+        assertThat(admitted).isNotEmpty().hasSizeLessThanOrEqualTo(4);
+        assertThat(inFlightInTheDatabase()).isLessThanOrEqualTo(4);
+
+        // Each admitted call's body asks for its estimate: $1 fits, the last call's $10.50 does not, and
+        // each call, refused or not, gives everything back as it settles.
+        Reservation last = admitted.getLast();
+        for (Reservation call : admitted.subList(0, admitted.size() - 1)) {
+            assertThat(ownerOf(call).reserveEstimate(call, DOLLAR)).isEmpty();
+        }
+        assertThat(ownerOf(last).reserveEstimate(last, DOLLAR * 21 / 2))
+                .hasValueSatisfying(refused -> assertThat(refused.reason()).isEqualTo(DenialReason.SPENDING_LIMIT));
+        settleAll(admitted, 0);
+        advanceAll(Duration.ofSeconds(3));
+        replicas.forEach(replica -> replica.getBean(UserBudgetService.class).sweepLeases());
+        BudgetStatus status = budgets(1).status(user);
+        assertThat(status.reservedMicros()).isZero();
+        assertThat(status.callsInFlight()).isZero();
+        assertThat(inFlightInTheDatabase()).isZero();
+        assertThat(leaseRows()).isZero();
+    }
+
+    private long inFlightInTheDatabase() {
+        return replicas.getFirst()
+                .getBean(JdbcClient.class)
+                .sql("select in_flight from user_budget where user_id = :user")
+                .param("user", user)
+                .query(Long.class)
+                .single();
     }
 
     private List<Reservation> reserveConcurrently(int calls, long amount) throws Exception {

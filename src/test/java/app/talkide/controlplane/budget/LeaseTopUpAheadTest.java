@@ -72,13 +72,11 @@ class LeaseTopUpAheadTest {
         double needed = topUps("needed");
         double ahead = topUps("ahead");
         // The user's first call creates their row and reserves in the database; steady use starts after it.
-        assertThat(budgets.admissionCheck(user)).isEmpty();
         budgets.settle(reserve(user), record(user)).get(30, TimeUnit.SECONDS);
         long commitsBefore = commits.count.get();
         double neededBefore = topUps("needed");
 
         for (int i = 1; i < CALLS; i++) {
-            assertThat(budgets.admissionCheck(user)).isEmpty();
             budgets.settle(reserve(user), record(user)).get(30, TimeUnit.SECONDS);
         }
 
@@ -103,10 +101,16 @@ class LeaseTopUpAheadTest {
                 .count();
     }
 
+    /** As the gateway reserves: a slot at admission, then the call's estimate once its body is read. */
     private Reservation reserve(String user) {
-        BudgetDecision decision = budgets.preCallCheck(user, 1_000);
+        BudgetDecision decision;
+        try (SettlementExpected expected = budgets.expectSettlement()) {
+            decision = budgets.reserveSlot(user, expected);
+        }
         assertThat(decision).isInstanceOf(Reserved.class);
-        return ((Reserved) decision).reservation();
+        Reservation reservation = ((Reserved) decision).reservation();
+        assertThat(budgets.reserveEstimate(reservation, 1_000)).isEmpty();
+        return reservation;
     }
 
     private UsageRecord record(String user) {

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,20 +33,14 @@ final class CallSettlement {
     private final GatewayMetrics metrics;
     private final Reservation reservation;
     private final GatewayCall call;
-    private final ModelPrice price;
     private boolean settled;
 
-    CallSettlement(
-            UserBudgetService budgets,
-            GatewayMetrics metrics,
-            Reservation reservation,
-            GatewayCall call,
-            ModelPrice price) {
+    /** For a call admitted with {@code reservation}; priced once its body is read ({@link GatewayCall#priced}). */
+    CallSettlement(UserBudgetService budgets, GatewayMetrics metrics, Reservation reservation, GatewayCall call) {
         this.budgets = budgets;
         this.metrics = metrics;
         this.reservation = reservation;
         this.call = call;
-        this.price = price;
     }
 
     /** Settles and waits until it is durable; false if it failed or took too long (the bytes must not go). */
@@ -75,8 +70,12 @@ final class CallSettlement {
 
     private CompletableFuture<Void> submit(CallOutcome outcome, TokenCounts tokens) {
         settled = true;
-        long cost = price.cost(tokens);
-        metrics.usage(price.family(), tokens, cost);
+        // A call refused before its body was priced used nothing: it only gives its admission back.
+        @Nullable ModelPrice price = call.priceIfKnown();
+        long cost = price == null ? 0 : price.cost(tokens);
+        if (price != null) {
+            metrics.usage(price.family(), tokens, cost);
+        }
         try {
             return budgets.settle(reservation, call.record(tokens, cost, outcome));
         } catch (RuntimeException e) {

@@ -71,8 +71,14 @@ final class GatewayCall {
         return price;
     }
 
+    @Nullable
+    ModelPrice priceIfKnown() {
+        return price;
+    }
+
+    /** Adds the time a budget step took (admission, then the call's estimate). */
     void budgetChecked(long tookNanos) {
-        budgetNanos = tookNanos;
+        budgetNanos = Math.max(budgetNanos, 0) + tookNanos;
     }
 
     void upstreamSent() {

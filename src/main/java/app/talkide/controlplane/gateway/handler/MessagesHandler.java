@@ -67,70 +67,85 @@ class MessagesHandler {
             UnpricedFeatures.longContextRefused().writeTo(response, call.requestId());
             return;
         }
+        Reservation reservation = admit(call, response);
+        if (reservation == null) {
+            return;
+        }
+        CallSettlement settlement = new CallSettlement(budgets, metrics, reservation, call);
+        @Nullable CallUsage usage = null;
+        try {
+            usage = handle(call, request, response, reservation, settlement);
+        } finally {
+            if (usage == null) {
+                // Thrown out of (the worker went away while sending its body, or a bug): nothing was used.
+                usage = CallUsage.free(
+                        call.beforeUpstream() == null ? CallOutcome.REJECTED : CallOutcome.UPSTREAM_ERROR);
+            }
+            // Every path ends here, so the admission's slot and all that was reserved go back: a no-op for a
+            // call settled before its final bytes; otherwise queued, not waited for.
+            settlement.settle(usage.outcome(), usage.tokens());
+        }
+    }
+
+    /**
+     * Before the body is read: takes one of the user's concurrent slots (and a request of their minute), so
+     * a user who may not call now never makes the gateway hold a large body, and slow uploads of one user
+     * stop at their concurrency limit. Null if refused (answered).
+     */
+    private @Nullable Reservation admit(GatewayCall call, HttpServletResponse response) throws IOException {
         // Counted from now, so the settlement commit of calls ahead of it may wait for this one too.
         try (SettlementExpected expected = budgets.expectSettlement()) {
-            // Before the body is read: a user who may not call now must not make the gateway hold a large body.
-            Optional<Denied> notNow = budgets.admissionCheck(call.worker().userId());
-            if (notNow.isPresent()) {
+            long start = System.nanoTime();
+            BudgetDecision admitted = budgets.reserveSlot(call.worker().userId(), expected);
+            call.budgetChecked(System.nanoTime() - start);
+            if (admitted instanceof Denied denied) {
                 expected.close();
                 budgets.record(call.record(TokenCounts.NONE, 0, CallOutcome.DENIED));
-                GatewayError.denial(notNow.get()).writeTo(response, call.requestId());
-                return;
+                GatewayError.denial(denied).writeTo(response, call.requestId());
+                return null;
             }
-            try (RequestBody.Held held = readBody(call, request, response)) {
-                if (held != null) {
-                    handle(call, request, response, held, expected);
-                }
-            }
+            return ((Reserved) admitted).reservation();
         }
     }
 
-    private RequestBody.@Nullable Held readBody(
-            GatewayCall call, HttpServletRequest request, HttpServletResponse response) throws IOException {
-        try {
-            return bodies.read(request, call.worker().userId());
-        } catch (GatewayError refused) {
-            refused.writeTo(response, call.requestId());
-            return null;
-        }
-    }
-
-    private void handle(
+    /** Reads, checks and reserves for the body, then forwards; returns what to settle. */
+    private CallUsage handle(
             GatewayCall call,
             HttpServletRequest request,
             HttpServletResponse response,
-            RequestBody.Held held,
-            SettlementExpected expected)
+            Reservation reservation,
+            CallSettlement settlement)
             throws IOException {
-        byte[] body = held.bytes();
-        MessagesRequestFacts parsed;
-        AnthropicUpstream target;
+        RequestBody.Held held;
         try {
-            parsed = MessagesRequestFacts.parse(body);
-            target = forwarder.target();
+            held = bodies.read(request, call.worker().userId());
         } catch (GatewayError refused) {
-            expected.close();
             refused.writeTo(response, call.requestId());
-            return;
+            return CallUsage.free(CallOutcome.REJECTED);
         }
-        ModelPrice price = prices.forModel(parsed.model());
-        call.priced(parsed.model(), price);
+        try (held) {
+            MessagesRequestFacts parsed;
+            AnthropicUpstream target;
+            try {
+                parsed = MessagesRequestFacts.parse(held.bytes());
+                target = forwarder.target();
+            } catch (GatewayError refused) {
+                refused.writeTo(response, call.requestId());
+                return CallUsage.free(CallOutcome.REJECTED);
+            }
+            ModelPrice price = prices.forModel(parsed.model());
+            call.priced(parsed.model(), price);
 
-        long firstOutput = parsed.firstOutputTokens(properties.outputSliceTokens());
-        long estimate = price.cost(parsed.estimatedInputTokens(), firstOutput);
-        long budgetStart = System.nanoTime();
-        BudgetDecision decision = budgets.preCallCheck(call.worker().userId(), estimate, expected);
-        call.budgetChecked(System.nanoTime() - budgetStart);
-        if (decision instanceof Denied denied) {
-            expected.close();
-            budgets.record(call.record(TokenCounts.NONE, 0, CallOutcome.DENIED));
-            GatewayError.denial(denied).writeTo(response, call.requestId());
-            return;
-        }
-        Reservation reservation = ((Reserved) decision).reservation();
-        CallSettlement settlement = new CallSettlement(budgets, metrics, reservation, call, price);
-        CallUsage usage = CallUsage.free(CallOutcome.UPSTREAM_ERROR);
-        try {
+            long firstOutput = parsed.firstOutputTokens(properties.outputSliceTokens());
+            long estimate = price.cost(parsed.estimatedInputTokens(), firstOutput);
+            long budgetStart = System.nanoTime();
+            Optional<Denied> refused = budgets.reserveEstimate(reservation, estimate);
+            call.budgetChecked(System.nanoTime() - budgetStart);
+            if (refused.isPresent()) {
+                GatewayError.denial(refused.get()).writeTo(response, call.requestId());
+                return CallUsage.free(CallOutcome.DENIED);
+            }
+            CallUsage usage;
             // The upstream exchange, from sending the request to the answer's last byte: a child span if recorded.
             try (Traces.SpanScope upstream = traces.child("anthropic " + call.endpoint())) {
                 upstream.tag("gen_ai.request.model", parsed.model());
@@ -140,9 +155,7 @@ class MessagesHandler {
                 upstream.tag("talkide.gateway.outcome", usage.outcome().code());
             }
             finish(response);
-        } finally {
-            // A no-op for a call settled before its final bytes; otherwise queued, not waited for.
-            settlement.settle(usage.outcome(), usage.tokens());
+            return usage;
         }
     }
 

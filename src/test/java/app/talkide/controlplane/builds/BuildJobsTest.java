@@ -21,6 +21,7 @@ import app.talkide.controlplane.tenant.TenantEnvironments;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder;
@@ -30,7 +31,9 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -228,6 +231,59 @@ class BuildJobsTest {
                 .singleElement()
                 .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("talkide-registry-credentials"));
         assertThat(pod.getAutomountServiceAccountToken()).isFalse();
+    }
+
+    @Test
+    void anImageBuildPrintingItsPushCredentialLeavesOnlyARedactionInTheLogItServes() {
+        String password = "push-token-" + UUID.randomUUID();
+        String userAndPassword = "robot$" + tenantEnvironment.tenant() + ":" + password;
+        String auth = base64(userAndPassword);
+        String config =
+                "{\"auths\":{\"registry.example.com\":{\"auth\":\"" + auth + "\",\"password\":\"" + password + "\"}}}";
+        client.secrets()
+                .inNamespace(tenantEnvironment.namespace())
+                .resource(new SecretBuilder()
+                        .withNewMetadata()
+                        .withName("talkide-registry-credentials")
+                        .endMetadata()
+                        .withType("kubernetes.io/dockerconfigjson")
+                        .addToData(".dockerconfigjson", base64(config))
+                        .build())
+                .create();
+        UUID build = id(
+                start("{\"kind\":\"image\",\"dockerfile\":\"Dockerfile\",\"destination\":" + "\"registry.example.com/"
+                        + tenantEnvironment.tenant() + "/" + tenantEnvironment.env() + "/app:1\"}"));
+        awaitJob(build);
+        String logPath = "/api/v1/namespaces/" + tenantEnvironment.namespace() + "/pods/" + pod(build, 0)
+                + "/log?container=build&timestamps=true&limitBytes=8388608";
+        // A Dockerfile step that prints the mounted config.json, its password, and the decoded auth.
+        String printed = "2026-01-01T10:00:01.100000000Z INFO RUN cat /kaniko/.docker/config.json\n"
+                + "2026-01-01T10:00:01.200000000Z " + config + "\n"
+                + "2026-01-01T10:00:01.300000000Z token=" + password + "\n"
+                + "2026-01-01T10:00:01.400000000Z " + userAndPassword + "\n";
+        server.expect().get().withPath(logPath).andReturn(200, printed).once();
+        server.expect()
+                .get()
+                .withPath(logPath + "&sinceTime=2026-01-01T10:00:01Z")
+                .andReturn(200, printed)
+                .always();
+
+        try (SseClient live = SseClient.connect(url(build) + "/logs", "X-Worker-Token", token)) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> lines(live).size() == 4);
+            String mark = "[redacted: registry credential]";
+            assertThat(lines(live))
+                    .containsExactly(
+                            "INFO RUN cat /kaniko/.docker/config.json",
+                            "{\"auths\":{\"registry.example.com\":{\"auth\":\"" + mark + "\",\"password\":\"" + mark
+                                    + "\"}}}",
+                            "token=" + mark,
+                            mark);
+        }
+        complete(build, true); // leaves no build running behind it
+    }
+
+    private static String base64(String text) {
+        return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
     }
 
     @Test

@@ -63,7 +63,11 @@ class BuildJobWatch {
         this.client = client;
         this.builds = builds;
         this.properties = properties;
-        this.logs = new BuildPodLogs(client, log, properties.maxLogLines());
+        this.logs = new BuildPodLogs(
+                client,
+                log,
+                properties.maxLogLines(),
+                new CredentialRedaction(client, properties.image().registryCredentialSecret()));
         this.clock = clock;
         this.pollers = pollers;
     }

@@ -14,6 +14,8 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Copies a build pod's log into {@link BuildLog}, reading only what is new: lines come with the
@@ -22,23 +24,28 @@ import org.jspecify.annotations.Nullable;
  * replica (a new leader) reads the log whole and skips the lines stored, so nothing is duplicated. Once
  * the store's cap is reached, the log is not read any more. Plain reads of {@code pods/log}: fabric8's
  * follow and log helpers first watch the pod, which would need more rights than {@code pods} list and
- * {@code pods/log} get.
+ * {@code pods/log} get. An image build's push credential is taken out of every line before it is stored
+ * ({@link CredentialRedaction}).
  */
 final class BuildPodLogs {
 
     /** The most of a log read at once; a longer log keeps its first part (the store caps lines anyway). */
     static final long LIMIT_BYTES = 8L * 1024 * 1024;
 
+    private static final Logger logger = LoggerFactory.getLogger(BuildPodLogs.class);
+
     private final KubernetesClient client;
     private final BuildLog log;
     private final int maxLines;
+    private final CredentialRedaction redaction;
     /** Per running build: the timestamp of the last line stored, and how many stored lines carry it. */
     private final Map<UUID, Cursor> cursors = new ConcurrentHashMap<>();
 
-    BuildPodLogs(KubernetesClient client, BuildLog log, int maxLines) {
+    BuildPodLogs(KubernetesClient client, BuildLog log, int maxLines, CredentialRedaction redaction) {
         this.client = client;
         this.log = log;
         this.maxLines = maxLines;
+        this.redaction = redaction;
     }
 
     private record Cursor(String timestamp, int linesAtTimestamp) {}
@@ -67,9 +74,13 @@ final class BuildPodLogs {
     void copy(Build build, @Nullable Pod pod, boolean finished) {
         try {
             copyNew(build, pod, finished);
+        } catch (CredentialRedaction.Unavailable e) {
+            // Never stored unredacted: the same lines are read again at the next poll.
+            logger.warn("The log of build {} is not stored for now: {}", build.id(), e.getMessage());
         } finally {
             if (finished) {
                 cursors.remove(build.id());
+                redaction.forget(build.id());
             }
         }
     }
@@ -116,11 +127,13 @@ final class BuildPodLogs {
             }
             fresh.add(content);
         }
+        // Redacted before the cursor moves: if the credential cannot be read, these lines are read again.
+        List<String> safe = fresh.isEmpty() ? fresh : redaction.redact(build, fresh);
         if (!lastTimestamp.isEmpty()) {
             cursors.put(build.id(), new Cursor(lastTimestamp, atLast));
         }
-        if (!fresh.isEmpty()) {
-            log.append(build.id(), fresh);
+        if (!safe.isEmpty()) {
+            log.append(build.id(), safe);
         }
     }
 

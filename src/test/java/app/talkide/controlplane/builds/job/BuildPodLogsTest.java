@@ -58,7 +58,8 @@ class BuildPodLogsTest {
             .withPhase("Running")
             .endStatus()
             .build();
-    BuildPodLogs logs = new BuildPodLogs(client, log, 100);
+    BuildPodLogs logs =
+            new BuildPodLogs(client, log, 100, new CredentialRedaction(client, "talkide-registry-credentials"));
 
     @BeforeEach
     void setUp() throws Exception {

@@ -30,10 +30,7 @@ final class BudgetDenials {
             // Worth retrying only if the call would fit once the calls in flight have settled.
             boolean fitsLater = spent + amount <= limit;
             return new Denied(
-                    DenialReason.SPENDING_LIMIT,
-                    message,
-                    fitsLater ? null : UserBudgetService.until(now.now(), now.periodEnd()),
-                    fitsLater);
+                    DenialReason.SPENDING_LIMIT, message, fitsLater ? null : now.until(now.periodEnd()), fitsLater);
         }
         return null;
     }
@@ -56,7 +53,7 @@ final class BudgetDenials {
             return new Denied(
                     DenialReason.FAIR_USE,
                     "Fair use: at most " + rpm + " requests per minute.",
-                    UserBudgetService.until(now.now(), now.minute().plus(Duration.ofMinutes(1))),
+                    now.until(now.minute().plus(Duration.ofMinutes(1))),
                     true);
         }
         long tph = row.tokensPerHour() != null
@@ -66,7 +63,7 @@ final class BudgetDenials {
             return new Denied(
                     DenialReason.FAIR_USE,
                     "Fair use: at most " + tph + " tokens per hour.",
-                    UserBudgetService.until(now.now(), now.hour().plus(Duration.ofHours(1))),
+                    now.until(now.hour().plus(Duration.ofHours(1))),
                     true);
         }
         return null;

@@ -1,6 +1,7 @@
 package app.talkide.controlplane.budget;
 
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
@@ -15,6 +16,12 @@ record LimitWindows(Instant now, Instant period, Instant periodEnd, Instant minu
                 period.end(now),
                 now.truncatedTo(ChronoUnit.MINUTES),
                 now.truncatedTo(ChronoUnit.HOURS));
+    }
+
+    /** How long from now until {@code then}; zero if it has passed. */
+    Duration until(Instant then) {
+        Duration left = Duration.between(now, then);
+        return left.isNegative() ? Duration.ZERO : left;
     }
 
     Map<String, Object> asParams() {

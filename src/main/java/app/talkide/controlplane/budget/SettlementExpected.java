@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A gateway call that may settle soon, counted from the moment it arrives rather than from its
  * reservation: a settlement batch waits (up to {@code settlement-wait}) for the calls it counts, so
  * counting them early lets one commit carry the calls that arrived together instead of only those
- * already reserved. Handed to {@link UserBudgetService#preCallCheck(String, long, SettlementExpected)}, the
+ * already reserved. Handed to {@link UserBudgetService#reserveSlot(String, SettlementExpected)}, the
  * count passes to the reservation; a call that ends without one uncounts itself on {@link #close}.
  */
 public final class SettlementExpected implements AutoCloseable {

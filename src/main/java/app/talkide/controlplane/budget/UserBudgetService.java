@@ -77,7 +77,7 @@ public class UserBudgetService {
      * Reserves {@code estimatedCostMicros} for a call of {@code userId}, or says why not. A new user's
      * row is created on their first call.
      */
-    public BudgetDecision preCallCheck(String userId, long estimatedCostMicros) {
+    BudgetDecision preCallCheck(String userId, long estimatedCostMicros) {
         try (SettlementExpected expected = settlements.expect()) {
             return preCallCheck(userId, estimatedCostMicros, expected);
         }
@@ -87,7 +87,7 @@ public class UserBudgetService {
      * {@link #preCallCheck(String, long)} for a call counted since it arrived ({@link #expectSettlement}):
      * a reservation takes over its count.
      */
-    public BudgetDecision preCallCheck(String userId, long estimatedCostMicros, SettlementExpected expected) {
+    BudgetDecision preCallCheck(String userId, long estimatedCostMicros, SettlementExpected expected) {
         BudgetDecision decision = reservations.reserve(userId, estimatedCostMicros);
         if (decision instanceof BudgetDecision.Reserved) {
             expected.passToReservation();
@@ -196,7 +196,7 @@ public class UserBudgetService {
     }
 
     /** {@link #settle}, waiting until it is durable. */
-    public void postCallDebit(Reservation reservation, UsageRecord record) {
+    void postCallDebit(Reservation reservation, UsageRecord record) {
         await(settle(reservation, record));
     }
 
@@ -214,7 +214,7 @@ public class UserBudgetService {
     }
 
     /** Gives back reservations whose calls died with their replica; returns how many. */
-    public int expireDeadReservations() {
+    int expireDeadReservations() {
         Instant now = clock.instant();
         int released = returns.expireDead();
         for (var dead : budgets.expired(now, 500)) {
@@ -269,9 +269,5 @@ public class UserBudgetService {
                 .map(BudgetRow::enforcement)
                 .filter(e -> e != null)
                 .orElse(properties.enforcement());
-    }
-
-    static Duration until(Instant now, Instant then) {
-        return Duration.between(now, then).isNegative() ? Duration.ZERO : Duration.between(now, then);
     }
 }

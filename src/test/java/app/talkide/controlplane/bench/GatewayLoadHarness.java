@@ -131,26 +131,31 @@ public final class GatewayLoadHarness {
         List<Long> settle = new ArrayList<>();
         for (int i = 0; i < 500; i++) {
             long start = System.nanoTime();
-            var decision = (BudgetDecision.Reserved) budgets.preCallCheck("bench-budget", 100);
+            BudgetDecision.Reserved decision;
+            try (var expected = budgets.expectSettlement()) {
+                decision = (BudgetDecision.Reserved) budgets.reserveSlot("bench-budget", expected);
+            }
+            budgets.reserveEstimate(decision.reservation(), 100);
             long reserved = System.nanoTime();
-            budgets.postCallDebit(
-                    decision.reservation(),
-                    new UsageRecord(
-                            "gw_bench",
-                            "bench",
-                            "dev",
-                            conversation.id(),
-                            "bench-budget",
-                            "messages",
-                            "m",
-                            "opus",
-                            UsageRecord.TokenCounts.NONE,
-                            100,
-                            CallOutcome.COMPLETED,
-                            200,
-                            java.time.Instant.now(),
-                            Duration.ZERO,
-                            Duration.ZERO));
+            budgets.settle(
+                            decision.reservation(),
+                            new UsageRecord(
+                                    "gw_bench",
+                                    "bench",
+                                    "dev",
+                                    conversation.id(),
+                                    "bench-budget",
+                                    "messages",
+                                    "m",
+                                    "opus",
+                                    UsageRecord.TokenCounts.NONE,
+                                    100,
+                                    CallOutcome.COMPLETED,
+                                    200,
+                                    java.time.Instant.now(),
+                                    Duration.ZERO,
+                                    Duration.ZERO))
+                    .join();
             reserve.add(reserved - start);
             settle.add(System.nanoTime() - reserved);
         }

@@ -43,6 +43,11 @@ final class CallSettlement {
         this.call = call;
     }
 
+    /** What the call holds of the budget until it settles. */
+    Reservation reservation() {
+        return reservation;
+    }
+
     /** Settles and waits until it is durable; false if it failed or took too long (the bytes must not go). */
     boolean settleDurably(CallOutcome outcome, TokenCounts tokens) {
         if (settled) {

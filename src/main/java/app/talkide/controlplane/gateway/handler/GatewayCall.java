@@ -27,6 +27,7 @@ final class GatewayCall {
     private @Nullable Integer upstreamStatus;
     private String model = "";
     private @Nullable ModelPrice price;
+    private long reservedOutput;
     private @Nullable CallOutcome outcome;
     private @Nullable UsageRecord recorded;
 
@@ -69,6 +70,15 @@ final class GatewayCall {
             throw new IllegalStateException("call not priced yet");
         }
         return price;
+    }
+
+    /** The output tokens reserved before the call is sent (one slice, or what the request needs up front). */
+    void reservesOutput(long tokens) {
+        reservedOutput = tokens;
+    }
+
+    long reservedOutput() {
+        return reservedOutput;
     }
 
     @Nullable

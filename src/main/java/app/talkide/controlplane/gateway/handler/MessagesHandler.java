@@ -74,7 +74,7 @@ class MessagesHandler {
         CallSettlement settlement = new CallSettlement(budgets, metrics, reservation, call);
         @Nullable CallUsage usage = null;
         try {
-            usage = handle(call, request, response, reservation, settlement);
+            usage = handle(call, request, response, settlement);
         } finally {
             if (usage == null) {
                 // Thrown out of (the worker went away while sending its body, or a bug): nothing was used.
@@ -110,11 +110,7 @@ class MessagesHandler {
 
     /** Reads, checks and reserves for the body, then forwards; returns what to settle. */
     private CallUsage handle(
-            GatewayCall call,
-            HttpServletRequest request,
-            HttpServletResponse response,
-            Reservation reservation,
-            CallSettlement settlement)
+            GatewayCall call, HttpServletRequest request, HttpServletResponse response, CallSettlement settlement)
             throws IOException {
         RequestBody.Held held;
         try {
@@ -136,10 +132,10 @@ class MessagesHandler {
             ModelPrice price = prices.forModel(parsed.model());
             call.priced(parsed.model(), price);
 
-            long firstOutput = parsed.firstOutputTokens(properties.outputSliceTokens());
-            long estimate = price.cost(parsed.estimatedInputTokens(), firstOutput);
+            call.reservesOutput(parsed.firstOutputTokens(properties.outputSliceTokens()));
+            long estimate = price.cost(parsed.estimatedInputTokens(), call.reservedOutput());
             long budgetStart = System.nanoTime();
-            Optional<Denied> refused = budgets.reserveEstimate(reservation, estimate);
+            Optional<Denied> refused = budgets.reserveEstimate(settlement.reservation(), estimate);
             call.budgetChecked(System.nanoTime() - budgetStart);
             if (refused.isPresent()) {
                 GatewayError.denial(refused.get()).writeTo(response, call.requestId());
@@ -149,7 +145,7 @@ class MessagesHandler {
             // The upstream exchange, from sending the request to the answer's last byte: a child span if recorded.
             try (Traces.SpanScope upstream = traces.child("anthropic " + call.endpoint())) {
                 upstream.tag("gen_ai.request.model", parsed.model());
-                usage = forward(call, request, response, target, held, reservation, settlement, firstOutput);
+                usage = forward(call, request, response, target, held, settlement);
                 Integer status = call.upstreamStatus();
                 upstream.tag("http.response.status_code", status == null ? "none" : status.toString());
                 upstream.tag("talkide.gateway.outcome", usage.outcome().code());
@@ -174,9 +170,7 @@ class MessagesHandler {
             HttpServletResponse response,
             AnthropicUpstream target,
             RequestBody.Held body,
-            Reservation reservation,
-            CallSettlement settlement,
-            long reservedOutput)
+            CallSettlement settlement)
             throws IOException {
         UpstreamResponse answer;
         try {
@@ -211,7 +205,7 @@ class MessagesHandler {
                 return new CallUsage(
                         delivered ? CallOutcome.COMPLETED : CallOutcome.CLIENT_CANCELLED, scanner.counts());
             }
-            return stream(call, client, upstream, reservation, settlement, reservedOutput);
+            return stream(call, client, upstream, settlement);
         } catch (ClientGone gone) {
             return CallUsage.free(CallOutcome.CLIENT_CANCELLED);
         } catch (IOException broken) {
@@ -219,17 +213,11 @@ class MessagesHandler {
         }
     }
 
-    private CallUsage stream(
-            GatewayCall call,
-            ClientOutput client,
-            InputStream upstream,
-            Reservation reservation,
-            CallSettlement settlement,
-            long reservedOutput)
+    private CallUsage stream(GatewayCall call, ClientOutput client, InputStream upstream, CallSettlement settlement)
             throws IOException {
         StreamMeter meter = new StreamMeter();
-        OutputAllowance allowance =
-                new OutputAllowance(budgets, reservation, call.price(), properties.outputSliceTokens(), reservedOutput);
+        OutputAllowance allowance = new OutputAllowance(
+                budgets, settlement.reservation(), call.price(), properties.outputSliceTokens(), call.reservedOutput());
         metrics.streamOpened();
         try (StallWatchdog.Watched watched = watchdog.watch(upstream)) {
             // message_stop goes out only once the call's usage is durable.

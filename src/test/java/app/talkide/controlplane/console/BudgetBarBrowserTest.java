@@ -57,6 +57,7 @@ class BudgetBarBrowserTest {
 
     @Test
     void aTurnThatEndsAfterAReloadMidStreamLeavesNothingReservedOnceSettled() {
+        browser.waitUpTo(PAGE).until(ExpectedConditions.elementToBeClickable(By.id("create-button")));
         waitFor(browser, By.id("new-title")).sendKeys("Budget after a reload", Keys.ENTER);
         waitForText(browser, By.id("conversation-title"), "Budget after a reload");
         WebElement box = waitFor(browser, By.id("message-input"));

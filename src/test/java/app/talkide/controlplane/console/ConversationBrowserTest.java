@@ -299,6 +299,8 @@ class ConversationBrowserTest {
 
     /** Creates a conversation from the sidebar with the keyboard; answers its id. */
     private String createConversation(String title) {
+        // As a user sees it: the form takes a title once the page knows where to create it.
+        browser.waitUpTo(PAGE).until(ExpectedConditions.elementToBeClickable(By.id("create-button")));
         WebElement input = waitFor(browser, By.id("new-title"));
         input.sendKeys(title, Keys.ENTER);
         waitForText(browser, By.id("conversation-title"), title);

@@ -7,23 +7,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # PIT starts its test JVMs on the JVM that runs Maven (it ignores Maven toolchains), and the classes are
-# compiled for Java 21: run Maven on a JDK 21+ (JAVA_HOME, then java on the PATH, then /usr/lib/jvm).
-java_feature() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p'; }
-pick_jdk() {
-  local candidate
-  for candidate in "${JAVA_HOME:-}" "$(dirname "$(dirname "$(readlink -f "$(command -v java || echo /nonexistent)")")")" /usr/lib/jvm/*; do
-    [ -n "$candidate" ] && [ -x "$candidate/bin/java" ] || continue
-    if [ "$(java_feature "$candidate/bin/java")" -ge 21 ] 2>/dev/null; then
-      echo "$candidate"
-      return
-    fi
-  done
-  return 1
-}
-JAVA_HOME=$(pick_jdk) || { echo "mutation: no JDK 21+ found (set JAVA_HOME)" >&2; exit 1; }
+# compiled for Java 21: run Maven on a JDK 21+.
+source scripts/lib/java.sh
+JAVA_HOME="$(java_home)"
 export JAVA_HOME
 echo "mutation: Maven and PIT on $JAVA_HOME"
 
+rm -f target/pit-reports/mutations.xml # a stale report must not pass for this run's
 rc=0
 ./mvnw -B -ntp -Pmutation -Djacoco.skip=true test-compile org.pitest:pitest-maven:mutationCoverage "$@" || rc=$?
 

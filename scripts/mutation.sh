@@ -13,7 +13,7 @@ JAVA_HOME="$(java_home)"
 export JAVA_HOME
 echo "mutation: Maven and PIT on $JAVA_HOME"
 
-rm -f target/pit-reports/mutations.xml # a stale report must not pass for this run's
+rm -f target/pit-reports/mutations.xml # a report left by an earlier run must not pass for this one
 rc=0
 ./mvnw -B -ntp -Pmutation -Djacoco.skip=true test-compile org.pitest:pitest-maven:mutationCoverage "$@" || rc=$?
 

@@ -64,6 +64,13 @@ class DeltaLengthProperties {
                 "[]",
                 "{\"a\":" + "[".repeat(499) + "]".repeat(499) + "}",
                 "{\"a\":" + "[".repeat(500) + "]".repeat(500) + "}",
+                "{\"a\":".repeat(500) + "1" + "}".repeat(500),
+                "{\"a\":".repeat(501) + "1" + "}".repeat(501),
+                // White space at every place JSON allows it, and digits at both ends of their range.
+                "{ \"a\" : [ 0 , 9 , 0.09 , 9e09 , 90E-0 , -0 , [ ] , { } , { \"b\" : 0 } ] ,"
+                        + " \"delta\" : { \"type\" : \"text_delta\" , \"text\" : \"ab\" } }",
+                "{\"a\":9.}",
+                "{\"a\":1e}",
                 " \t\r\n{\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"a\\\": 1}\"}} \n")) {
             assertSame(json.getBytes(StandardCharsets.UTF_8));
         }

@@ -22,22 +22,26 @@ import tools.jackson.databind.JsonNode;
  *       streaming);
  *   <li>{@code [[sim:slow]]}, {@code [[sim:slow=MILLIS]]}: pause that long between deltas;
  *   <li>{@code [[sim:length=N]]}: answer with about N output tokens;
- *   <li>{@code [[sim:status=CODE]]}: refuse the request with that HTTP status in Anthropic's error shape.
+ *   <li>{@code [[sim:status=CODE]]}: refuse the request with that HTTP status in Anthropic's error shape;
+ *   <li>{@code [[sim:recall]]}: say how many prompts came before in the request and quote the first, so a test
+ *       sees whether an engine sent the earlier turns (a resumed session) or started afresh.
  * </ul>
  *
  * An unknown or malformed marker is a 400, so a typo is noticed instead of silently ignored.
  *
  * @param toolCalls the tool calls asked for, in order
  * @param slowDelay the pause between deltas, when a slow stream was asked for
+ * @param recall whether the answer reports the earlier prompts the request carries
  */
 record PromptMarkers(
         List<ToolCall> toolCalls,
         boolean overloaded,
         @Nullable Duration slowDelay,
         @Nullable Integer length,
-        @Nullable Integer status) {
+        @Nullable Integer status,
+        boolean recall) {
 
-    static final PromptMarkers NONE = new PromptMarkers(List.of(), false, null, null, null);
+    static final PromptMarkers NONE = new PromptMarkers(List.of(), false, null, null, null, false);
 
     // The JSON part is bounded so a hostile prompt full of unclosed markers cannot make matching quadratic.
     private static final Pattern MARKER = Pattern.compile(
@@ -57,6 +61,7 @@ record PromptMarkers(
         Duration slowDelay = null;
         Integer length = null;
         Integer status = null;
+        boolean recall = false;
         Matcher marker = MARKER.matcher(prompt);
         while (marker.find()) {
             String name = marker.group(1);
@@ -87,6 +92,10 @@ record PromptMarkers(
                     }
                     status = code;
                 }
+                case "recall" -> {
+                    noValue(marker.group(), value);
+                    recall = true;
+                }
                 default -> throw unknown(marker.group());
             }
         }
@@ -95,7 +104,7 @@ record PromptMarkers(
         if (leftover >= 0) {
             throw unknown(rest.substring(leftover, Math.min(rest.length(), leftover + 40)));
         }
-        return new PromptMarkers(List.copyOf(toolCalls), overloaded, slowDelay, length, status);
+        return new PromptMarkers(List.copyOf(toolCalls), overloaded, slowDelay, length, status, recall);
     }
 
     /** The prompt with every marker taken out, as the simulated model "reads" it. */
@@ -141,6 +150,6 @@ record PromptMarkers(
     private static ApiError unknown(String marker) {
         return ApiError.invalidRequest("Unknown simulator marker " + marker
                 + " (known: [[sim:tool_use]], [[sim:overloaded]], [[sim:slow]], [[sim:length=N]],"
-                + " [[sim:status=CODE]]; see docs/simulator.md)");
+                + " [[sim:status=CODE]], [[sim:recall]]; see docs/simulator.md)");
     }
 }

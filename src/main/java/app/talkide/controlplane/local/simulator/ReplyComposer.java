@@ -26,6 +26,9 @@ final class ReplyComposer {
         String promptText = request.promptTurn().lastText();
         List<JsonNode> toolResults = request.sincePrompt("tool_result");
         String lead = toolResults.isEmpty() ? AnswerText.lead(promptText) : aboutToolResults(request, toolResults);
+        if (markers.recall()) {
+            lead += " " + recall(request);
+        }
         String seed = AnswerText.seed(promptText) + toolResults;
 
         List<Reply.Block> blocks = new ArrayList<>();
@@ -64,6 +67,22 @@ final class ReplyComposer {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("Every JVM has SHA-256", e);
         }
+    }
+
+    /**
+     * The prompts before this one, as the request carries them: what an engine remembers of the conversation.
+     * A resumed session sends its earlier turns again; a session started afresh sends none.
+     */
+    private static String recall(SimulatedRequest request) {
+        List<String> earlier = request.messages().subList(0, Math.max(0, request.promptIndex())).stream()
+                .filter(turn ->
+                        turn.isUser() && turn.blocksOfType("tool_result").isEmpty())
+                .map(turn -> AnswerText.preview(turn.lastText()))
+                .filter(text -> !text.isEmpty())
+                .toList();
+        return earlier.isEmpty()
+                ? "Earlier prompts: none."
+                : "Earlier prompts: " + earlier.size() + ", the first “" + earlier.getFirst() + "”.";
     }
 
     /** One sentence per tool result since the prompt, in order: what the model "learned" from its tools. */

@@ -27,7 +27,8 @@ import tools.jackson.databind.JsonNode;
  * End to end in local mode: the control plane, the Node worker (the real Agent SDK engine) as its child
  * process and the built-in simulator as the model. A real tool runs in the working tree (a git repository of
  * its own under a relative data directory inside this checkout), an interrupt ends a slow turn, and a worker
- * killed mid-turn is restarted and reports the turn {@code worker_restarted}.
+ * killed mid-turn is restarted, reports the turn {@code worker_restarted} and resumes the session from disk (the
+ * next model call carries the earlier turns, which the simulator's {@code [[sim:recall]]} reports).
  * Needs Node.js 20+ and npm (it fails saying so); the first run installs and builds {@code worker/}.
  */
 @Tag("node-worker")
@@ -173,12 +174,15 @@ class NodeWorkerEndToEndTest {
     }
 
     @Test
-    void aWorkerKilledMidTurnIsRestartedAndReportsTheTurn() {
+    void aWorkerKilledMidTurnIsRestartedReportsTheTurnAndResumesTheSession() {
         UUID conversation = startConversation();
 
         try (SseClient stream = stream(conversation)) {
-            send(conversation, "c1", "Tell a long story. [[sim:slow=1000]] [[sim:length=400]]");
-            await().atMost(TURN).untilAsserted(() -> assertThat(types(stream)).contains("text.delta"));
+            send(conversation, "c1", "Remember the first prompt");
+            await().atMost(TURN).untilAsserted(() -> assertThat(types(stream)).contains("turn.completed"));
+            send(conversation, "c2", "Tell a long story. [[sim:slow=1000]] [[sim:length=400]]");
+            await().atMost(TURN)
+                    .untilAsserted(() -> assertThat(types(stream)).containsSubsequence("turn.completed", "text.delta"));
 
             workers.stopWorker(DEMO);
             workers.start(DEMO);
@@ -186,8 +190,30 @@ class NodeWorkerEndToEndTest {
             await().atMost(TURN).untilAsserted(() -> assertThat(types(stream)).contains("turn.failed"));
             assertThat(data(stream, "turn.failed").get("error").get("type").asString())
                     .isEqualTo("worker_restarted");
+
+            // The restarted engine resumed the session from disk: the model call carries the earlier turns.
+            String recall = send(conversation, "c3", "Are you back? [[sim:recall]]");
+            await().atMost(TURN)
+                    .untilAsserted(() -> assertThat(stream.events().stream()
+                                    .filter(e -> e.type().equals("turn.completed"))
+                                    .map(e -> TestHttp.JSON
+                                            .readTree(e.data())
+                                            .path("messageId")
+                                            .asString()))
+                            .contains(recall));
+            assertThat(answer(stream, recall)).contains("the first “Remember the first prompt”");
             assertThat(stream.ids()).doesNotHaveDuplicates();
         }
+    }
+
+    /** The answer to a message: its turn's text deltas, joined. */
+    private static String answer(SseClient stream, String messageId) {
+        return stream.events().stream()
+                .filter(e -> e.type().equals("text.delta"))
+                .map(e -> TestHttp.JSON.readTree(e.data()))
+                .filter(data -> messageId.equals(data.path("messageId").asString()))
+                .map(data -> data.path("text").asString())
+                .collect(java.util.stream.Collectors.joining());
     }
 
     private UUID startConversation() {
@@ -201,16 +227,17 @@ class NodeWorkerEndToEndTest {
         return UUID.fromString(created.json().get("id").asString());
     }
 
-    private void send(UUID conversation, String clientMessageId, String text) {
+    /** Sends a message; returns its id, which the events of its turn carry. */
+    private String send(UUID conversation, String clientMessageId, String text) {
         String body = TestHttp.JSON
                 .createObjectNode()
                 .put("clientMessageId", clientMessageId)
                 .put("text", text)
                 .toString();
-        assertThat(new TestHttp(port)
-                        .postJson("/api/conversations/" + conversation + "/messages", body, "Authorization", DEV)
-                        .status())
-                .isEqualTo(202);
+        TestHttp.Response accepted = new TestHttp(port)
+                .postJson("/api/conversations/" + conversation + "/messages", body, "Authorization", DEV);
+        assertThat(accepted.status()).isEqualTo(202);
+        return accepted.json().path("messageId").asString();
     }
 
     private SseClient stream(UUID conversation) {

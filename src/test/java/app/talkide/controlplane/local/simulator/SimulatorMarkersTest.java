@@ -190,6 +190,52 @@ class SimulatorMarkersTest {
     }
 
     @Test
+    void recallMarkerCountsTheEarlierPromptsAndQuotesTheFirstSkippingToolResultsAndReminders() {
+        ObjectNode request = request("ignored");
+        ArrayNode messages = request.putArray("messages");
+        ArrayNode first = messages.addObject().put("role", "user").putArray("content");
+        // Engines put context before the typed prompt; the quote is the typed prompt, markers out.
+        first.addObject().put("type", "text").put("text", "<system-reminder>context</system-reminder>");
+        first.addObject().put("type", "text").put("text", "Look around [[sim:tool_use=Bash]]");
+        messages.addObject()
+                .put("role", "assistant")
+                .putArray("content")
+                .addObject()
+                .put("type", "tool_use")
+                .put("id", "toolu_1")
+                .put("name", "Bash")
+                .putObject("input");
+        messages.addObject()
+                .put("role", "user")
+                .putArray("content")
+                .addObject()
+                .put("type", "tool_result")
+                .put("tool_use_id", "toolu_1")
+                .put("content", "a.txt");
+        messages.addObject().put("role", "assistant").put("content", "Done.");
+        messages.addObject().put("role", "user").put("content", "Take your time");
+        messages.addObject().put("role", "assistant").put("content", "Sure.");
+        messages.addObject().put("role", "user").put("content", "Are you back? [[sim:recall]]");
+
+        assertThat(simulator
+                        .post(MESSAGES, request)
+                        .json()
+                        .path("content")
+                        .get(0)
+                        .path("text")
+                        .asString())
+                .startsWith("Simulated reply to “Are you back?”. Earlier prompts: 2, the first “Look around”.");
+        assertThat(simulator
+                        .post(MESSAGES, request("Fresh start [[sim:recall]]"))
+                        .json()
+                        .path("content")
+                        .get(0)
+                        .path("text")
+                        .asString())
+                .startsWith("Simulated reply to “Fresh start”. Earlier prompts: none.");
+    }
+
+    @Test
     void anUnknownOrMalformedMarkerIsRefusedNotIgnored() {
         TestHttp.Response unknown = simulator.post(MESSAGES, request("[[sim:explode]]"));
         TestHttp.Response malformed = simulator.post(MESSAGES, request("[[sim:Slow]]"));

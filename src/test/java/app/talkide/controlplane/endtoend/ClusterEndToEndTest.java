@@ -6,13 +6,17 @@ import static org.awaitility.Awaitility.await;
 import app.talkide.controlplane.support.RealCluster;
 import app.talkide.controlplane.support.TestHttp;
 import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.UpgradeCommand;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.LocalPortForward;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
@@ -29,6 +33,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,7 +52,8 @@ import tools.jackson.databind.JsonNode;
  * a pod under the chart's ServiceAccount and ClusterRole, never an admin), PostgreSQL in the cluster, the built-in
  * Anthropic simulator as the upstream, the real worker image. Then a tenant-environment through the admin API, a
  * conversation through the browser API whose turn runs a real Bash tool, a worker pod deleted mid-turn, an
- * identity-token rotation, a Gradle build Job and the tenant-environment's deletion.
+ * identity-token rotation, a Gradle build Job, an image-build Job (accepted by the API server; its kaniko image
+ * cannot be pulled here) and the tenant-environment's deletion.
  *
  * <p>The cluster is {@link RealCluster}'s; the images come from the environment ({@code scripts/cluster/e2e} builds
  * them here and sets the variables). The steps run in order and share the installation; each names what failed.
@@ -70,6 +76,15 @@ class ClusterEndToEndTest {
     static final String ENV = "ci";
     static final String TENANT_NAMESPACE = TENANT + "-" + ENV;
     static final String ADMIN_USER = "e2e-admin";
+    /**
+     * The maintained kaniko fork's executor. No registry is reachable from this cluster ({@code scripts/cluster/up}
+     * points ghcr.io at a closed loopback port), so its pod cannot pull it: the Job is checked as the API server
+     * stored it, and its pod for the pull failure.
+     */
+    static final String KANIKO_IMAGE = "ghcr.io/kaniko-build/dist/mzihlmann-kaniko/executor:v1.24.3";
+
+    static final String REGISTRY_PREFIX = "registry.talkide-e2e.invalid/{tenant}/{env}/";
+    static final String DESTINATION = "registry.talkide-e2e.invalid/" + TENANT + "/" + ENV + "/app:1";
 
     final SecureRandom random = new SecureRandom();
     final String adminPassword = HexFormat.of().formatHex(random.generateSeed(16));
@@ -98,21 +113,7 @@ class ClusterEndToEndTest {
         }
 
         installed = values(databasePassword);
-        Path values = Files.createTempFile("talkide-e2e-values", ".yaml");
-        Files.writeString(values, new Yaml().dump(installed));
-        try {
-            new Helm(Path.of("helm", "talkide-control-plane"))
-                    .install()
-                    .withName(RELEASE)
-                    .withNamespace(NAMESPACE)
-                    .withKubeConfigContents(RealCluster.adminKubeconfig())
-                    .withValuesFile(values)
-                    .waitReady()
-                    .withTimeout(600)
-                    .call();
-        } finally {
-            Files.delete(values);
-        }
+        helm(installed, true);
         Pod controlPlane = admin
                 .pods()
                 .inNamespace(NAMESPACE)
@@ -244,7 +245,7 @@ class ClusterEndToEndTest {
 
     @Test
     @Order(5)
-    void aWorkerDeletedMidTurnEndsTheTurnAsRestartedAndTheNextMessageIsAnswered() {
+    void aWorkerDeletedMidTurnEndsTheTurnAsRestartedAndTheNextTurnHasTheEarlierOnes() {
         assertThat(conversation).as("the conversation of the previous step").isNotNull();
         int before = count("turn.started");
         send("Take your time [[sim:slow=1500]] " + "word ".repeat(200));
@@ -262,7 +263,11 @@ class ClusterEndToEndTest {
                 .delete();
 
         await().atMost(Duration.ofMinutes(5)).until(() -> eventData().contains("worker_restarted"));
-        awaitTurnCompleted(send("Are you back?"), Duration.ofMinutes(5));
+        // The new pod's engine resumed the session from the volume: its model call carries the earlier turns,
+        // which the simulator's recall marker reports (a fresh session would be answered "none").
+        String back = send("Are you back? [[sim:recall]]");
+        awaitTurnCompleted(back, Duration.ofMinutes(5));
+        assertThat(answer(back)).contains("the first “Look around”");
     }
 
     @Test
@@ -312,8 +317,133 @@ class ClusterEndToEndTest {
         assertThat(eventData()).contains("hello from the e2e build");
     }
 
+    /**
+     * An image build requested by the agent's {@code run_build} tool: the leader's Job, as the real API server
+     * accepted and defaulted it, carries the spec the product builds; its pod fails to pull the kaniko image (none
+     * is reachable here), and interrupting the turn cancels the build and removes the Job and its pod.
+     */
     @Test
     @Order(8)
+    void anImageBuildJobIsAcceptedByTheApiServerItsPodCannotPullKanikoHereAndAnInterruptRemovesIt() {
+        assertThat(conversation).as("the conversation of the previous steps").isNotNull();
+        // What the operator puts into each tenant namespace: the push credential kaniko mounts.
+        admin.secrets()
+                .inNamespace(TENANT_NAMESPACE)
+                .resource(new SecretBuilder()
+                        .withNewMetadata()
+                        .withName("talkide-registry-credentials")
+                        .endMetadata()
+                        .withType("kubernetes.io/dockerconfigjson")
+                        .addToStringData(".dockerconfigjson", "{\"auths\":{}}")
+                        .build())
+                .createOr(NonDeletingOperation::update);
+        String message = send("Build the image [[sim:tool_use=mcp__talkide-builds__run_build"
+                + " {\"kind\":\"image\",\"destination\":\"" + DESTINATION + "\"}]]");
+
+        Job job = await().atMost(Duration.ofMinutes(2)).until(this::imageJob, Objects::nonNull);
+        // Defaulted by the API server (a generated selector naming the Job's uid), so not a client-side object.
+        assertThat(job.getSpec().getSelector().getMatchLabels())
+                .containsEntry("controller-uid", job.getMetadata().getUid());
+        assertThat(job.getSpec().getBackoffLimit()).isZero();
+        PodSpec pod = job.getSpec().getTemplate().getSpec();
+        assertThat(pod.getAutomountServiceAccountToken()).isFalse();
+        assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        Container kaniko = pod.getContainers().getFirst();
+        assertThat(kaniko.getArgs())
+                .containsExactly(
+                        "--context=dir:///workspace/.",
+                        "--dockerfile=/workspace/Dockerfile",
+                        "--destination=" + DESTINATION);
+        assertThat(kaniko.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+        assertThat(kaniko.getSecurityContext().getPrivileged()).isNotEqualTo(Boolean.TRUE);
+        assertThat(kaniko.getVolumeMounts())
+                .anySatisfy(mount -> {
+                    assertThat(mount.getMountPath()).isEqualTo("/workspace");
+                    assertThat(mount.getReadOnly()).isTrue();
+                })
+                .anySatisfy(mount -> assertThat(mount.getMountPath()).isEqualTo("/kaniko/.docker"));
+        String buildId = job.getMetadata().getLabels().get("talkide.app/build-id");
+        JsonNode build = build(buildId);
+        assertThat(build.path("kind").asString()).isEqualTo("image");
+        assertThat(build.path("destination").asString()).isEqualTo(DESTINATION);
+        assertThat(build.path("state").asString()).isEqualTo("running");
+
+        // The expected end here: the image cannot be pulled (no registry is reachable from this cluster).
+        await().atMost(Duration.ofMinutes(3))
+                .untilAsserted(() -> assertThat(buildPods(job))
+                        .flatExtracting(ClusterEndToEndTest::waiting)
+                        .anySatisfy(waiting -> assertThat(waiting)
+                                .matches("(ErrImagePull|ImagePullBackOff): .*")
+                                .contains(KANIKO_IMAGE)));
+
+        assertThat(userCall("POST", "/api/conversations/" + conversation + "/interrupt", null)
+                        .status())
+                .isEqualTo(202);
+        await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> {
+            assertThat(turnEnded(events(), "turn.failed", message)).isTrue();
+            assertThat(build(buildId).path("state").asString()).isEqualTo("cancelled");
+            assertThat(admin.batch()
+                            .v1()
+                            .jobs()
+                            .inNamespace(TENANT_NAMESPACE)
+                            .withName(job.getMetadata().getName())
+                            .get())
+                    .isNull();
+            assertThat(buildPods(job)).isEmpty();
+        });
+    }
+
+    private Job imageJob() {
+        return admin
+                .batch()
+                .v1()
+                .jobs()
+                .inNamespace(TENANT_NAMESPACE)
+                .withLabel("app.kubernetes.io/component", "build")
+                .list()
+                .getItems()
+                .stream()
+                .filter(job -> KANIKO_IMAGE.equals(job.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .getFirst()
+                        .getImage()))
+                .findFirst()
+                .orElse(null);
+    }
+
+    private List<Pod> buildPods(Job job) {
+        return admin.pods()
+                .inNamespace(TENANT_NAMESPACE)
+                .withLabel("controller-uid", job.getMetadata().getUid())
+                .list()
+                .getItems();
+    }
+
+    /** Why the pod's containers wait, as "reason: message". */
+    private static List<String> waiting(Pod pod) {
+        return pod.getStatus().getContainerStatuses().stream()
+                .map(status ->
+                        status.getState() == null ? null : status.getState().getWaiting())
+                .filter(Objects::nonNull)
+                .map(waiting -> waiting.getReason() + ": " + waiting.getMessage())
+                .toList();
+    }
+
+    /** The build as the browser API shows it to the conversation's owner. */
+    private JsonNode build(String id) {
+        for (JsonNode build : userCall("GET", "/api/conversations/" + conversation + "/builds", null)
+                .json()) {
+            if (id.equals(build.path("id").asString())) {
+                return build;
+            }
+        }
+        throw new AssertionError("build " + id + " is not among the conversation's builds");
+    }
+
+    @Test
+    @Order(9)
     void aDeletedTenantEnvironmentLeavesNothingInTheCluster() {
         TestHttp.Response deleted = adminCall("DELETE", "/api/admin/tenant-environments/" + TENANT + "/" + ENV, null);
         assertThat(deleted.status()).as(deleted.body()).isIn(200, 202);
@@ -368,23 +498,11 @@ class ClusterEndToEndTest {
      * {@code policy/v1beta1} before, which the chart picks from what the API server serves.
      */
     @Test
-    @Order(9)
+    @Order(10)
     void withTwoReplicasTheChartsDisruptionBudgetUsesThePolicyApiTheServerHas() throws Exception {
         Map<String, Object> values = new LinkedHashMap<>(installed);
         values.put("replicaCount", 2);
-        Path file = Files.createTempFile("talkide-e2e-values", ".yaml");
-        Files.writeString(file, new Yaml().dump(values));
-        try {
-            new Helm(Path.of("helm", "talkide-control-plane"))
-                    .upgrade()
-                    .withName(RELEASE)
-                    .withNamespace(NAMESPACE)
-                    .withKubeConfigContents(RealCluster.adminKubeconfig())
-                    .withValuesFile(file)
-                    .call();
-        } finally {
-            Files.delete(file);
-        }
+        helm(values, false);
         String policy = RealCluster.serverAtLeast(admin, 1, 21) ? "policy/v1" : "policy/v1beta1";
         assertThat(admin.genericKubernetesResources(policy, "PodDisruptionBudget")
                         .inNamespace(NAMESPACE)
@@ -392,6 +510,30 @@ class ClusterEndToEndTest {
                         .getItems())
                 .extracting(budget -> budget.getMetadata().getName())
                 .containsExactly(RELEASE + "-talkide-control-plane");
+    }
+
+    /**
+     * {@code helm upgrade --install} of the chart with these values; waiting until it is ready where asked (not for
+     * the second replica, which the one node may have no room for: that test reads only the rendered objects).
+     */
+    private static void helm(Map<String, Object> values, boolean waitReady) throws Exception {
+        Path file = Files.createTempFile("talkide-e2e-values", ".yaml");
+        Files.writeString(file, new Yaml().dump(values));
+        try {
+            UpgradeCommand upgrade = new Helm(Path.of("helm", "talkide-control-plane"))
+                    .upgrade()
+                    .install()
+                    .withName(RELEASE)
+                    .withNamespace(NAMESPACE)
+                    .withKubeConfigContents(RealCluster.adminKubeconfig())
+                    .withValuesFile(file);
+            if (waitReady) {
+                upgrade.waitReady().withTimeout(600);
+            }
+            upgrade.call();
+        } finally {
+            Files.delete(file);
+        }
     }
 
     private Map<String, Object> values(String databasePassword) {
@@ -449,6 +591,22 @@ class ClusterEndToEndTest {
         talkide.put(
                 "builds",
                 Map.of(
+                        "image",
+                        Map.of(
+                                "builder-image",
+                                KANIKO_IMAGE,
+                                "registry-prefix",
+                                REGISTRY_PREFIX,
+                                "resources",
+                                Map.of(
+                                        "cpu-request",
+                                        "50m",
+                                        "memory-request",
+                                        "64Mi",
+                                        "cpu-limit",
+                                        "1",
+                                        "memory-limit",
+                                        "1Gi")),
                         "gradle",
                         Map.of(
                                 "builder-image",
@@ -628,6 +786,16 @@ class ClusterEndToEndTest {
         return events.stream()
                 .anyMatch(e -> type.equals(e.path("type").asString())
                         && messageId.equals(e.path("data").path("messageId").asString()));
+    }
+
+    /** The answer to a message: its turn's text deltas, joined. */
+    private String answer(String messageId) {
+        StringBuilder text = new StringBuilder();
+        events().stream()
+                .filter(e -> "text.delta".equals(e.path("type").asString())
+                        && messageId.equals(e.path("data").path("messageId").asString()))
+                .forEach(e -> text.append(e.path("data").path("text").asString()));
+        return text.toString();
     }
 
     private int count(String type) {

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import app.talkide.controlplane.support.RealCluster;
 import app.talkide.controlplane.support.TestHttp;
 import com.marcnuri.helm.Helm;
-import com.marcnuri.helm.UpgradeCommand;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -113,7 +112,7 @@ class ClusterEndToEndTest {
         }
 
         installed = values(databasePassword);
-        helm(installed, true);
+        helm(installed, false);
         Pod controlPlane = admin
                 .pods()
                 .inNamespace(NAMESPACE)
@@ -502,7 +501,7 @@ class ClusterEndToEndTest {
     void withTwoReplicasTheChartsDisruptionBudgetUsesThePolicyApiTheServerHas() throws Exception {
         Map<String, Object> values = new LinkedHashMap<>(installed);
         values.put("replicaCount", 2);
-        helm(values, false);
+        helm(values, true);
         String policy = RealCluster.serverAtLeast(admin, 1, 21) ? "policy/v1" : "policy/v1beta1";
         assertThat(admin.genericKubernetesResources(policy, "PodDisruptionBudget")
                         .inNamespace(NAMESPACE)
@@ -513,24 +512,32 @@ class ClusterEndToEndTest {
     }
 
     /**
-     * {@code helm upgrade --install} of the chart with these values; waiting until it is ready where asked (not for
-     * the second replica, which the one node may have no room for: that test reads only the rendered objects).
+     * The chart with these values: installed, waiting until it is ready, or upgraded without waiting (the second
+     * replica may find no room on the one node; that test reads only the rendered objects). Not {@code upgrade
+     * --install}: helm-java's takes the cluster from localhost:8080 instead of the kubeconfig it is given.
      */
-    private static void helm(Map<String, Object> values, boolean waitReady) throws Exception {
+    private static void helm(Map<String, Object> values, boolean upgrade) throws Exception {
         Path file = Files.createTempFile("talkide-e2e-values", ".yaml");
         Files.writeString(file, new Yaml().dump(values));
         try {
-            UpgradeCommand upgrade = new Helm(Path.of("helm", "talkide-control-plane"))
-                    .upgrade()
-                    .install()
-                    .withName(RELEASE)
-                    .withNamespace(NAMESPACE)
-                    .withKubeConfigContents(RealCluster.adminKubeconfig())
-                    .withValuesFile(file);
-            if (waitReady) {
-                upgrade.waitReady().withTimeout(600);
+            Helm chart = new Helm(Path.of("helm", "talkide-control-plane"));
+            if (upgrade) {
+                chart.upgrade()
+                        .withName(RELEASE)
+                        .withNamespace(NAMESPACE)
+                        .withKubeConfigContents(RealCluster.adminKubeconfig())
+                        .withValuesFile(file)
+                        .call();
+            } else {
+                chart.install()
+                        .withName(RELEASE)
+                        .withNamespace(NAMESPACE)
+                        .withKubeConfigContents(RealCluster.adminKubeconfig())
+                        .withValuesFile(file)
+                        .waitReady()
+                        .withTimeout(600)
+                        .call();
             }
-            upgrade.call();
         } finally {
             Files.delete(file);
         }

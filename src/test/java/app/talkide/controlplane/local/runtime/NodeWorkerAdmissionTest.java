@@ -102,7 +102,9 @@ class NodeWorkerAdmissionTest {
                         .start(() -> send(conversation, "Tell me something. [[sim:slow=400]] [[sim:length=40]]")));
             }
             for (Thread sender : senders) {
-                sender.join();
+                assertThat(sender.join(Duration.ofMinutes(5)))
+                        .as("a message was sent")
+                        .isTrue();
             }
 
             await().atMost(Duration.ofMinutes(10))
@@ -111,7 +113,7 @@ class NodeWorkerAdmissionTest {
                             .allSatisfy(stream -> assertThat(types(stream)).contains("turn.completed")));
         } finally {
             sampling.set(false);
-            sampler.join();
+            sampler.join(Duration.ofSeconds(30));
         }
 
         for (SseClient stream : streams) {

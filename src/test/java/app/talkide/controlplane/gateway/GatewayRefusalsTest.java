@@ -149,6 +149,30 @@ class GatewayRefusalsTest {
         assertNotFound(http.postJson("/api/internal/gateway/anthropic/v1/models", BODY, "X-Worker-Token", token));
     }
 
+    /**
+     * A refused call whose body comes after its head: the refusal reads the small body first, so the
+     * worker's next call on the same keep-alive connection is answered (Jetty would otherwise close the
+     * connection after the answer, and the next call would get no answer at all).
+     */
+    @Test
+    void theNextCallOnTheConnectionOfARefusedOneIsAnswered() {
+        String token = worker.token();
+        String head = "POST " + MESSAGES + "/ HTTP/1.1\r\nHost: localhost\r\nX-Worker-Token: " + token
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + BODY.length() + "\r\n\r\n";
+        String next = "POST /api/internal/gateway/anthropic/v1/models HTTP/1.1\r\nHost: localhost\r\nX-Worker-Token: "
+                + token + "\r\nContent-Length: 0\r\n\r\n";
+        try (RawHttp connection = new RawHttp(port, Duration.ofSeconds(10))) {
+            String refused = connection
+                    .send(head)
+                    .pause(Duration.ofMillis(300))
+                    .send(BODY)
+                    .response();
+            assertThat(RawHttp.status(refused)).isEqualTo(404);
+            assertThat(refused.toLowerCase(java.util.Locale.ROOT)).doesNotContain("connection: close");
+            assertThat(RawHttp.status(connection.send(next).response())).isEqualTo(404);
+        }
+    }
+
     @Test
     void pathTheFirewallRefusesIsNotFoundEvenWithoutAToken() {
         assertNotFound(http.send(http.request(MESSAGES + ";jsessionid=1")

@@ -1,6 +1,7 @@
 package app.talkide.controlplane.gateway.filter;
 
 import app.talkide.controlplane.gateway.AnthropicErrors;
+import app.talkide.controlplane.system.UnreadBody;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -26,6 +27,7 @@ class GatewayRequestRejectedHandler implements RequestRejectedHandler {
     public void handle(HttpServletRequest request, HttpServletResponse response, RequestRejectedException rejected)
             throws IOException, ServletException {
         if (GatewayPaths.isGateway(request)) {
+            UnreadBody.drainOrClose(request, response);
             AnthropicErrors.notFound(response);
         } else {
             elsewhere.handle(request, response, rejected);

@@ -3,6 +3,7 @@ package app.talkide.controlplane.gateway.handler;
 import app.talkide.controlplane.gateway.AnthropicErrors;
 import app.talkide.controlplane.gateway.filter.GatewayPaths;
 import app.talkide.controlplane.observability.Traces;
+import app.talkide.controlplane.system.UnreadBody;
 import app.talkide.controlplane.token.WorkerPrincipal;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -50,6 +51,9 @@ class GatewayRouter {
         long start = System.nanoTime();
         GatewayPaths path = GatewayPaths.match(request);
         if (path == null) {
+            // Read a small unread body first: Jetty would otherwise close the connection after the answer,
+            // maybe after the worker already sent its next call on it (which then gets no answer at all).
+            UnreadBody.drainOrClose(request, response);
             AnthropicErrors.notFound(response);
             return;
         }
@@ -58,6 +62,7 @@ class GatewayRouter {
         if (!forwardableQuery(request.getQueryString())) {
             // One line, no stack trace and not the query itself: it is the caller's mistake, not ours.
             log.info("Gateway call {} refused: its query string is not a valid URI query", call.requestId());
+            UnreadBody.drainOrClose(request, response);
             AnthropicErrors.write(
                     response,
                     400,

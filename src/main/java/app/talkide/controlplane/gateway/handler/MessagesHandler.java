@@ -81,8 +81,7 @@ class MessagesHandler {
                 usage = CallUsage.free(
                         call.beforeUpstream() == null ? CallOutcome.REJECTED : CallOutcome.UPSTREAM_ERROR);
             }
-            // Every path ends here, so the admission's slot and all that was reserved go back: a no-op for a
-            // call settled before its final bytes; otherwise queued, not waited for.
+            // Every path ends here: the slot and all reserved go back (queued, not waited for; no-op if settled).
             settlement.settle(usage.outcome(), usage.tokens());
         }
     }

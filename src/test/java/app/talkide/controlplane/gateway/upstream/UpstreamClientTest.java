@@ -2,6 +2,7 @@ package app.talkide.controlplane.gateway.upstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.gateway.AnthropicUpstream;
 import app.talkide.controlplane.gateway.GatewayProperties.UpstreamClientKind;
@@ -122,7 +123,7 @@ class UpstreamClientTest {
         exchange.closeConnection(); // the upstream's keep-alive timeout, while the connection waits in the pool
         // It lies idle a moment, as before any keep-alive timeout: Jetty learns of the close from its
         // selector, not by probing, so a call sent in the same instant could still take the closed connection.
-        Thread.sleep(200);
+        await().pollDelay(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> true);
 
         CompletableFuture<UpstreamResponse> second = post("{}");
         upstream.next(WAIT).respond("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n{\"a\"");

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -223,9 +224,19 @@ class BudgetLeases implements DisposableBean {
         return lease.settle(hold, cost, tokens, clock.instant());
     }
 
-    /** In a settlement's transaction: takes what calls spent off this replica's lease row. */
-    boolean shrink(String userId, long micros) {
-        return micros == 0 || rows.shrink(userId, replica, micros);
+    /**
+     * In a settlement's transaction: takes what calls spent off this replica's lease rows, in one round
+     * trip; for each, whether the lease was still there (a shrink by nothing always is).
+     */
+    boolean[] shrink(List<LeaseRepository.Shrink> shrinks) {
+        List<LeaseRepository.Shrink> sent =
+                shrinks.stream().filter(shrink -> shrink.micros() != 0).toList();
+        boolean[] there = sent.isEmpty() ? new boolean[0] : rows.shrink(sent, replica);
+        boolean[] all = new boolean[shrinks.size()];
+        for (int i = 0, j = 0; i < all.length; i++) {
+            all[i] = shrinks.get(i).micros() == 0 || there[j++];
+        }
+        return all;
     }
 
     /** This replica's lease of the user, if it holds one. */

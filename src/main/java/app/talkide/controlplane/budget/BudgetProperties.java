@@ -20,9 +20,6 @@ import org.springframework.validation.annotation.Validated;
  * @param reservationTtl how long a reservation lives without being extended or settled; a reservation
  *     whose request died with its replica is given back after this
  * @param expiryInterval how often each replica looks for dead reservations
- * @param settlementWait the longest a settlement batch waits for more calls' settlements before it
- *     commits, while other calls are in flight and settlements come faster than this; it delays only
- *     the final bytes of the calls in the batch ({@code 0}: commit at once)
  * @param fairUse per-user fair-use limits, shared by all replicas
  * @param lease how much of a user's budget, slots and requests a replica takes at once to admit calls
  *     from memory (see {@link Lease})
@@ -35,7 +32,6 @@ public record BudgetProperties(
         @NotNull @DefaultValue("hard") Enforcement enforcement,
         @NotNull @DefaultValue("30m") Duration reservationTtl,
         @NotNull @DefaultValue("1m") Duration expiryInterval,
-        @NotNull @DefaultValue("10ms") Duration settlementWait,
         @Valid @DefaultValue FairUse fairUse,
         @Valid @DefaultValue Lease lease) {
 

@@ -5,11 +5,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -24,11 +27,23 @@ class BudgetRepository {
     /** Spend of the current period: what is stored, or nothing if the row still holds an earlier period. */
     private static final String SPENT_NOW = "(case when period_start >= :period then spent_micros else 0 end)";
 
+    private static final String SETTLE = "update user_budget set"
+            + " spent_micros = " + SPENT_NOW + " + :cost,"
+            + " period_start = greatest(period_start, :period),"
+            + " reserved_micros = reserved_micros - :released,"
+            + " in_flight = in_flight - :slots,"
+            + " hour_tokens = case when hour_start >= :hour then hour_tokens + :tokens else :tokens end,"
+            + " hour_start = greatest(hour_start, :hour),"
+            + " updated_at = :now"
+            + " where user_id = :user";
+
     private final JdbcClient jdbc;
+    private final NamedParameterJdbcTemplate batches;
     private final boolean postgres;
 
-    BudgetRepository(JdbcClient jdbc, DataSource dataSource) {
+    BudgetRepository(JdbcClient jdbc, NamedParameterJdbcTemplate batches, DataSource dataSource) {
         this.jdbc = jdbc;
+        this.batches = batches;
         this.postgres = isPostgres(dataSource);
     }
 
@@ -147,24 +162,30 @@ class BudgetRepository {
                 == 1;
     }
 
-    /** Books the actual cost, gives back what was reserved (if the reservation was still ours) and frees the slot. */
-    void settle(String userId, long cost, long released, int slots, long tokens, LimitWindows now) {
-        jdbc.sql("update user_budget set"
-                        + " spent_micros = " + SPENT_NOW + " + :cost,"
-                        + " period_start = greatest(period_start, :period),"
-                        + " reserved_micros = reserved_micros - :released,"
-                        + " in_flight = in_flight - :slots,"
-                        + " hour_tokens = case when hour_start >= :hour then hour_tokens + :tokens else :tokens end,"
-                        + " hour_start = greatest(hour_start, :hour),"
-                        + " updated_at = :now"
-                        + " where user_id = :user")
-                .param("user", userId)
-                .param("cost", cost)
-                .param("released", released)
-                .param("slots", slots)
-                .param("tokens", tokens)
-                .params(now.asParams())
-                .update();
+    /** What one settlement books on a user's row: the actual cost, what it gives back, the slots it frees. */
+    record Settled(String userId, long cost, long released, int slots, long tokens) {}
+
+    /**
+     * Books each user's actual cost, gives back what was reserved (if the reservation was still ours) and
+     * frees the slots: one statement per user, sent together (a JDBC batch), in the given order.
+     */
+    void settle(List<Settled> settled, LimitWindows now) {
+        if (settled.isEmpty()) {
+            return;
+        }
+        batches.batchUpdate(
+                SETTLE,
+                settled.stream()
+                        .map(user -> {
+                            Map<String, Object> params = new HashMap<>(now.asParams());
+                            params.put("user", user.userId());
+                            params.put("cost", user.cost());
+                            params.put("released", user.released());
+                            params.put("slots", user.slots());
+                            params.put("tokens", user.tokens());
+                            return params;
+                        })
+                        .toArray(Map[]::new));
     }
 
     /** Creates the user's row with nothing spent; false if another call created it first. */
@@ -227,11 +248,16 @@ class BudgetRepository {
     }
 
     /** True if the reservation was still there, i.e. its amount is still counted as reserved. */
-    boolean deleteReservation(UUID id) {
-        return jdbc.sql("delete from budget_reservation where id = :id")
-                        .param("id", id)
-                        .update()
-                == 1;
+    /** Deletes the reservations in one round trip; for each, whether it was still there (still ours). */
+    boolean[] deleteReservations(List<UUID> ids) {
+        int[] deleted = batches.batchUpdate(
+                "delete from budget_reservation where id = :id",
+                ids.stream().map(id -> Map.of("id", (Object) id)).toArray(Map[]::new));
+        boolean[] ours = new boolean[deleted.length];
+        for (int i = 0; i < deleted.length; i++) {
+            ours[i] = deleted[i] == 1;
+        }
+        return ours;
     }
 
     List<ExpiredReservation> expired(Instant now, int limit) {

@@ -3,7 +3,9 @@ package app.talkide.controlplane.budget;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -15,9 +17,11 @@ import org.springframework.stereotype.Repository;
 class LeaseRepository {
 
     private final JdbcClient jdbc;
+    private final NamedParameterJdbcTemplate batches;
 
-    LeaseRepository(JdbcClient jdbc) {
+    LeaseRepository(JdbcClient jdbc, NamedParameterJdbcTemplate batches) {
         this.jdbc = jdbc;
+        this.batches = batches;
     }
 
     /** The lease row of this replica, created empty if absent, locked for the rest of the transaction. */
@@ -138,14 +142,26 @@ class LeaseRepository {
     }
 
     /** Takes what settled calls spent off the lease; false if the lease is gone (it expired). */
-    boolean shrink(String userId, String replica, long micros) {
-        return jdbc.sql("update budget_lease set amount_micros = amount_micros - :micros"
-                                + " where user_id = :user and replica_id = :replica")
-                        .param("user", userId)
-                        .param("replica", replica)
-                        .param("micros", micros)
-                        .update()
-                == 1;
+    /** A lease of {@code userId} shrinking by {@code micros}. */
+    record Shrink(String userId, long micros) {}
+
+    /**
+     * Shrinks this replica's leases in one round trip, in the given order; for each, whether its lease was
+     * still there (not expired meanwhile).
+     */
+    boolean[] shrink(List<Shrink> shrinks, String replica) {
+        int[] shrunk = batches.batchUpdate(
+                "update budget_lease set amount_micros = amount_micros - :micros"
+                        + " where user_id = :user and replica_id = :replica",
+                shrinks.stream()
+                        .map(shrink ->
+                                Map.of("user", (Object) shrink.userId(), "replica", replica, "micros", shrink.micros()))
+                        .toArray(Map[]::new));
+        boolean[] there = new boolean[shrunk.length];
+        for (int i = 0; i < shrunk.length; i++) {
+            there[i] = shrunk[i] == 1;
+        }
+        return there;
     }
 
     /**

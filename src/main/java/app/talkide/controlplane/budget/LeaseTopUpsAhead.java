@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * Top-ups ahead of need: a lease that runs dry sends every call arriving meanwhile to the database (the
  * admission read, then the top-up), so a lease running low asks for one here ({@link #want}). The
  * settlement writer carries them in its next commit ({@link #claim}), or commits them alone if no
- * settlement comes within {@code settlement-wait}: under load a top-up ahead costs no commit of its own,
+ * settlement comes within a few milliseconds: under load a top-up ahead costs no commit of its own,
  * and no call waits for it.
  */
 final class LeaseTopUpsAhead {

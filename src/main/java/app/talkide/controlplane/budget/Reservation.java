@@ -15,7 +15,6 @@ public final class Reservation {
     private final @Nullable LocalLease lease;
     private long amountMicros;
     private boolean overrun;
-    private boolean queued;
 
     /** A reservation of its own in the database (a row in {@code budget_reservation}). */
     Reservation(UUID id, String userId, long amountMicros) {
@@ -55,13 +54,6 @@ public final class Reservation {
     void grew(long deltaMicros, boolean pastTheLimit) {
         amountMicros += deltaMicros;
         overrun |= pastTheLimit;
-    }
-
-    /** Marks the settlement as queued; true the first time. */
-    synchronized boolean queuedForSettlement() {
-        boolean first = !queued;
-        queued = true;
-        return first;
     }
 
     @Override

@@ -78,32 +78,12 @@ public class UserBudgetService {
      * row is created on their first call.
      */
     BudgetDecision preCallCheck(String userId, long estimatedCostMicros) {
-        try (SettlementExpected expected = settlements.expect()) {
-            return preCallCheck(userId, estimatedCostMicros, expected);
-        }
-    }
-
-    /**
-     * {@link #preCallCheck(String, long)} for a call counted since it arrived ({@link #expectSettlement}):
-     * a reservation takes over its count.
-     */
-    BudgetDecision preCallCheck(String userId, long estimatedCostMicros, SettlementExpected expected) {
         BudgetDecision decision = reservations.reserve(userId, estimatedCostMicros);
-        if (decision instanceof BudgetDecision.Reserved) {
-            expected.passToReservation();
-        } else if (decision instanceof Denied denied) {
+        if (decision instanceof Denied denied) {
             meters.counter("talkide.budget.denials", "reason", denied.reason().code())
                     .increment();
         }
         return decision;
-    }
-
-    /**
-     * Counts a gateway call that just arrived as one a settlement batch may wait for; close it when the
-     * call ends (a no-op once its reservation took the count over).
-     */
-    public SettlementExpected expectSettlement() {
-        return settlements.expect();
     }
 
     /**
@@ -113,8 +93,8 @@ public class UserBudgetService {
      * limit never makes the gateway read (and hold) a body. {@link #reserveEstimate} then raises the
      * hold to the call's estimate; every path ends in {@link #settle}, which gives the slot back.
      */
-    public BudgetDecision reserveSlot(String userId, SettlementExpected expected) {
-        return preCallCheck(userId, ADMISSION_MICROS, expected);
+    public BudgetDecision reserveSlot(String userId) {
+        return preCallCheck(userId, ADMISSION_MICROS);
     }
 
     /**

@@ -131,10 +131,7 @@ public final class GatewayLoadHarness {
         List<Long> settle = new ArrayList<>();
         for (int i = 0; i < 500; i++) {
             long start = System.nanoTime();
-            BudgetDecision.Reserved decision;
-            try (var expected = budgets.expectSettlement()) {
-                decision = (BudgetDecision.Reserved) budgets.reserveSlot("bench-budget", expected);
-            }
+            var decision = (BudgetDecision.Reserved) budgets.reserveSlot("bench-budget");
             budgets.reserveEstimate(decision.reservation(), 100);
             long reserved = System.nanoTime();
             budgets.settle(

@@ -103,10 +103,7 @@ class LeaseTopUpAheadTest {
 
     /** As the gateway reserves: a slot at admission, then the call's estimate once its body is read. */
     private Reservation reserve(String user) {
-        BudgetDecision decision;
-        try (SettlementExpected expected = budgets.expectSettlement()) {
-            decision = budgets.reserveSlot(user, expected);
-        }
+        BudgetDecision decision = budgets.reserveSlot(user);
         assertThat(decision).isInstanceOf(Reserved.class);
         Reservation reservation = ((Reserved) decision).reservation();
         assertThat(budgets.reserveEstimate(reservation, 1_000)).isEmpty();

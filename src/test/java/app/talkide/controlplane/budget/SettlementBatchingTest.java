@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import app.talkide.controlplane.budget.BudgetDecision.Reserved;
 import app.talkide.controlplane.support.DatabaseTest;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,24 +16,18 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.junit.jupiter.api.BeforeEach;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
 
 /**
- * Settlement batches fill while other calls are in flight: a settlement waits (up to
- * {@code settlement-wait}) for the settlements of calls still running, and one commit carries them all;
- * durable on completion as always. Nothing else in flight: it commits at once.
+ * Group commit without a wait: a settlement commits at once, however many calls are still in flight, and
+ * the settlements that queue while a commit runs go together in the next one, every user's row right.
  */
-// Its own context (a long settlement wait): closed after the class so its connections go back to PostgreSQL.
-@DirtiesContext
 @DatabaseTest
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.NONE,
-        properties = {"talkide.budget.settlement-wait=5s", "talkide.budget.fair-use.max-concurrent=100"})
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
 class SettlementBatchingTest {
 
     static final Duration WAIT = Duration.ofSeconds(30);
@@ -45,110 +42,93 @@ class SettlementBatchingTest {
     JdbcClient jdbc;
 
     @Autowired
+    DataSource dataSource;
+
+    @Autowired
     Clock clock;
 
-    String user;
+    @Test
+    void aSettlementCommitsAtOnceWhileOtherCallsAreStillInFlight() throws Exception {
+        String user = newUser();
+        Reservation first = reserve(user);
+        Reservation stillRunning = reserve(user);
 
-    @BeforeEach
-    void setUp() throws Exception {
-        user = "user-" + UUID.randomUUID();
-        // Settlements arriving close together: the writer expects more soon, so a batch may wait for them.
-        List<Reservation> burst = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            burst.add(reserve());
+        budgets.settle(first, record(user, 100)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(usageRecords(user)).isEqualTo(1);
+
+        budgets.settle(stillRunning, record(user, 100)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(usageRecords(user)).isEqualTo(2);
+    }
+
+    @Test
+    void settlementsQueuedWhileACommitRunsGoTogetherInTheNextOne() throws Exception {
+        String held = newUser();
+        List<String> others = List.of(newUser(), newUser(), newUser());
+        Reservation blocked = reserve(held);
+        Reservation heldAgain = reserve(held);
+        List<Reservation> queued = others.stream().map(this::reserve).toList();
+        long batches = batches().count();
+        double settled = batches().totalAmount();
+
+        CompletableFuture<Void> first;
+        List<CompletableFuture<Void>> next;
+        try (Connection connection = dataSource.getConnection()) {
+            // Another transaction holds the first user's row: the commit carrying the first settlement waits.
+            lockBudgetRow(connection, held);
+            first = budgets.settle(blocked, record(held, 1_000));
+            assertThat(first).failsWithin(Duration.ofMillis(300)).withThrowableOfType(TimeoutException.class);
+            next = new ArrayList<>();
+            for (int i = 0; i < others.size(); i++) {
+                next.add(budgets.settle(queued.get(i), record(others.get(i), 100 * (i + 1))));
+            }
+            next.add(budgets.settle(heldAgain, record(held, 5_000)));
+            connection.rollback();
         }
-        List<CompletableFuture<Void>> settled = new ArrayList<>();
-        burst.forEach(reservation -> settled.add(budgets.settle(reservation, record())));
-        CompletableFuture.allOf(settled.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        first.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        CompletableFuture.allOf(next.toArray(CompletableFuture[]::new)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+
+        // Five settlements in at most two commits: the blocked one, then everything that queued behind it.
+        assertThat(batches().count() - batches).isBetween(1L, 2L);
+        assertThat(batches().totalAmount() - settled).isEqualTo(5.0);
+        assertThat(budgets.status(held).spentMicros()).isEqualTo(6_000);
+        for (int i = 0; i < others.size(); i++) {
+            assertThat(budgets.status(others.get(i)).spentMicros()).isEqualTo(100L * (i + 1));
+            assertThat(usageRecords(others.get(i))).isEqualTo(1);
+        }
+        assertThat(usageRecords(held)).isEqualTo(2);
     }
 
-    @Test
-    void aSettlementWaitsForTheCallStillInFlightAndOneCommitCarriesBoth() throws Exception {
-        Reservation first = reserve();
-        Reservation second = reserve();
-        long batches = batches();
-
-        CompletableFuture<Void> firstSettled = budgets.settle(first, record());
-        assertThat(firstSettled).failsWithin(Duration.ofMillis(1_000)).withThrowableOfType(TimeoutException.class);
-        assertThat(usageRecords()).isEqualTo(20);
-
-        CompletableFuture<Void> secondSettled = budgets.settle(second, record());
-        firstSettled.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        secondSettled.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        assertThat(usageRecords()).isEqualTo(22);
-        assertThat(batches()).isEqualTo(batches + 1);
-    }
-
-    @Test
-    void aCallCountedOnArrivalIsWaitedForBeforeItHasReserved() throws Exception {
-        Reservation first = reserve();
-        try (SettlementExpected arriving = budgets.expectSettlement()) {
-            long batches = batches();
-            CompletableFuture<Void> firstSettled = budgets.settle(first, record());
-            assertThat(firstSettled).failsWithin(Duration.ofMillis(1_000)).withThrowableOfType(TimeoutException.class);
-
-            BudgetDecision decision = budgets.preCallCheck(user, 1_000, arriving);
-            assertThat(decision).isInstanceOf(Reserved.class);
-            CompletableFuture<Void> secondSettled = budgets.settle(((Reserved) decision).reservation(), record());
-            firstSettled.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-            secondSettled.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-            assertThat(batches()).isEqualTo(batches + 1);
-            assertThat(usageRecords()).isEqualTo(22);
+    private static void lockBudgetRow(Connection connection, String user) throws Exception {
+        connection.setAutoCommit(false);
+        try (PreparedStatement lock =
+                connection.prepareStatement("select spent_micros from user_budget where user_id = ? for update")) {
+            lock.setString(1, user);
+            lock.executeQuery().close();
         }
     }
 
-    @Test
-    void aCallCountedOnArrivalThatEndsWithoutReservingStopsTheWait() throws Exception {
-        Reservation only = reserve();
-        SettlementExpected arriving = budgets.expectSettlement();
-        CompletableFuture<Void> settled = budgets.settle(only, record());
-        assertThat(settled).failsWithin(Duration.ofMillis(500)).withThrowableOfType(TimeoutException.class);
-
-        long closed = System.nanoTime();
-        arriving.close();
-        settled.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        // Well before the 5 s bound: the writer noticed nobody else is coming.
-        assertThat(Duration.ofNanos(System.nanoTime() - closed)).isLessThan(Duration.ofMillis(2_500));
+    private DistributionSummary batches() {
+        return meters.get("talkide.budget.settlement.batch").summary();
     }
 
-    @Test
-    void aSettlementWaitsNoLongerThanTheBound() throws Exception {
-        Reservation first = reserve();
-        Reservation stillRunning = reserve();
-        long start = System.nanoTime();
-        budgets.settle(first, record()).get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(4_500));
-        assertThat(usageRecords()).isEqualTo(21);
-        budgets.settle(stillRunning, record()).get(WAIT.toSeconds(), TimeUnit.SECONDS);
-    }
-
-    @Test
-    void withNoOtherCallInFlightASettlementCommitsAtOnce() throws Exception {
-        Reservation only = reserve();
-        long start = System.nanoTime();
-        budgets.settle(only, record()).get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(4_000));
-        assertThat(usageRecords()).isEqualTo(21);
-    }
-
-    private long batches() {
-        return meters.get("talkide.budget.settlement.batch").summary().count();
-    }
-
-    private long usageRecords() {
+    private long usageRecords(String user) {
         return jdbc.sql("select count(*) from usage_record where user_id = :user")
                 .param("user", user)
                 .query(Long.class)
                 .single();
     }
 
-    private Reservation reserve() {
+    private static String newUser() {
+        return "user-" + UUID.randomUUID();
+    }
+
+    private Reservation reserve(String user) {
         BudgetDecision decision = budgets.preCallCheck(user, 1_000);
         assertThat(decision).isInstanceOf(Reserved.class);
         return ((Reserved) decision).reservation();
     }
 
-    private UsageRecord record() {
-        return CompletedCalls.of(user, 100, clock.instant());
+    private UsageRecord record(String user, long costMicros) {
+        return CompletedCalls.of(user, costMicros, clock.instant());
     }
 }

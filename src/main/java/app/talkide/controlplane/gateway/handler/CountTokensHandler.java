@@ -5,7 +5,6 @@ import app.talkide.controlplane.budget.BudgetDecision.Denied;
 import app.talkide.controlplane.budget.BudgetDecision.Reserved;
 import app.talkide.controlplane.budget.CallOutcome;
 import app.talkide.controlplane.budget.Reservation;
-import app.talkide.controlplane.budget.SettlementExpected;
 import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
 import app.talkide.controlplane.budget.UserBudgetService;
 import app.talkide.controlplane.gateway.AnthropicUpstream;
@@ -48,10 +47,7 @@ class CountTokensHandler {
 
     void handle(GatewayCall call, HttpServletRequest request, HttpServletResponse response) throws IOException {
         // Before the body is read, as for a Messages call: the call holds a slot while its body arrives.
-        BudgetDecision decision;
-        try (SettlementExpected expected = budgets.expectSettlement()) {
-            decision = budgets.reserveSlot(call.worker().userId(), expected);
-        }
+        BudgetDecision decision = budgets.reserveSlot(call.worker().userId());
         if (decision instanceof Denied denied) {
             budgets.record(call.record(TokenCounts.NONE, 0, CallOutcome.DENIED));
             GatewayError.denial(denied).writeTo(response, call.requestId());

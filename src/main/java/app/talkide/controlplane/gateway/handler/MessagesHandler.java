@@ -5,7 +5,6 @@ import app.talkide.controlplane.budget.BudgetDecision.Denied;
 import app.talkide.controlplane.budget.BudgetDecision.Reserved;
 import app.talkide.controlplane.budget.CallOutcome;
 import app.talkide.controlplane.budget.Reservation;
-import app.talkide.controlplane.budget.SettlementExpected;
 import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
 import app.talkide.controlplane.budget.UserBudgetService;
 import app.talkide.controlplane.gateway.AnthropicErrors;
@@ -92,19 +91,15 @@ class MessagesHandler {
      * stop at their concurrency limit. Null if refused (answered).
      */
     private @Nullable Reservation admit(GatewayCall call, HttpServletResponse response) throws IOException {
-        // Counted from now, so the settlement commit of calls ahead of it may wait for this one too.
-        try (SettlementExpected expected = budgets.expectSettlement()) {
-            long start = System.nanoTime();
-            BudgetDecision admitted = budgets.reserveSlot(call.worker().userId(), expected);
-            call.budgetChecked(System.nanoTime() - start);
-            if (admitted instanceof Denied denied) {
-                expected.close();
-                budgets.record(call.record(TokenCounts.NONE, 0, CallOutcome.DENIED));
-                GatewayError.denial(denied).writeTo(response, call.requestId());
-                return null;
-            }
-            return ((Reserved) admitted).reservation();
+        long start = System.nanoTime();
+        BudgetDecision admitted = budgets.reserveSlot(call.worker().userId());
+        call.budgetChecked(System.nanoTime() - start);
+        if (admitted instanceof Denied denied) {
+            budgets.record(call.record(TokenCounts.NONE, 0, CallOutcome.DENIED));
+            GatewayError.denial(denied).writeTo(response, call.requestId());
+            return null;
         }
+        return ((Reserved) admitted).reservation();
     }
 
     /** Reads, checks and reserves for the body, then forwards; returns what to settle. */

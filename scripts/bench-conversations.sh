@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Conversation streams (issue 4, browser side): idle browser streams per heap, fan-out to many subscribers
+# Conversation streams, browser side: idle browser streams per heap, fan-out to many subscribers
 # of one conversation, append → browser latency, sustained persistence; the server in its own JVM with
 # -Xmx512m on PostgreSQL (127.0.0.1:5432/test), the harness in another.
 #   scripts/bench-conversations.sh [idle streams] [subscribers] [events/s] [seconds] [appenders]

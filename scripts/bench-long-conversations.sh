@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Long conversations (issue 14): builds conversations of 30 and 300 turns × 300 deltas through the event
+# Long conversations: builds conversations of 30 and 300 turns × 300 deltas through the event
 # log's append, and measures before and after compacting them in the same run: append throughput,
 # append → browser-stream latency, time until the console shows the last turn and is live in headless
 # Chromium, the browser's JS heap and DOM size, and the event table's size per turn. The server runs in

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 6 figures: provisioning against the fabric8 CRUD mock server, calls counted at the server. Time
+# Provisioning figures: provisioning against the fabric8 CRUD mock server, calls counted at the server. Time
 # and calls to provision one tenant-environment; a full steady-state resync of N tenant-environments
 # (default 500), which must make no write call. The application runs in kubernetes mode in-process
 # (H2 in memory); the reconciler is the application's own, or a stand-in where the build has none.

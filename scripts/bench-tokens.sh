@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 2 figures: WorkerToken mint/verify micro-benchmarks (JMH, one thread) and a load run of the
+# Token figures: WorkerToken mint/verify micro-benchmarks (JMH, one thread) and a load run of the
 # mint endpoint over loopback (16 clients) against the packaged application on PostgreSQL.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 4 (worker side) figure: worker event → browser latency through the control plane, single
+# Conversations, worker side: worker event → browser latency through the control plane, single
 # subscriber, against the packaged application on PostgreSQL in local mode (embedded reference worker,
 # built-in Anthropic simulator pacing the answers). Baseline in the same run: a second direct subscriber
 # of the worker stream.

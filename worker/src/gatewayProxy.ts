@@ -15,7 +15,7 @@ import { MintFailed, type WorkerTokens } from './workerTokens.js';
 const log = logger('gateway-proxy');
 
 /**
- * The seed's LocalGatewayProxyServer (§6.3): each engine talks to `http://127.0.0.1:<port>/v1/messages`
+ * The in-worker gateway proxy: each engine talks to `http://127.0.0.1:<port>/v1/messages`
  * with its own capability as credential (a random secret granted when the engine starts, revoked when it
  * ends); this proxy takes the conversation from that capability alone, drops it, attaches the
  * conversation's WorkerToken and forwards to the control plane's gateway, streaming the answer back byte

@@ -42,7 +42,7 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Load harness for the gateway (issue 3): the same fast local upstream called directly and through the
+ * Load harness for the gateway: the same fast local upstream called directly and through the
  * gateway in one run, with budget reservations on PostgreSQL. Prints time to first byte at 1 and 16
  * clients, throughput at 16 clients, a zero-buffering check and 1,000 concurrent open streams.
  * Run with {@code scripts/bench-gateway.sh} (which gives this JVM a 512 MB heap).

@@ -28,7 +28,7 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
- * Long conversations (issue 14) against {@link LongConversationBenchServer}: builds conversations of N turns
+ * Long conversations against {@link LongConversationBenchServer}: builds conversations of N turns
  * × D deltas through the log's append, then, before and after compacting them in the same run: append
  * throughput (one more turn, a chunk of deltas per append), append → browser-stream latency (200 events/s
  * for 5 s read by an SSE client), and in headless Chromium the time from navigation until the last turn

@@ -20,7 +20,7 @@ import java.util.concurrent.Executors;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The seed's LocalGatewayProxyServer (§6.3): the model client inside the worker talks to
+ * The in-worker gateway proxy: the model client inside the worker talks to
  * {@code http://127.0.0.1:<port>/<conversationId>/v1/messages} with an inert credential; this proxy drops
  * that credential, mints a fresh WorkerToken for the conversation and forwards the request to the control
  * plane's gateway, streaming the answer back chunk by chunk. The worker never holds an Anthropic key.

@@ -42,7 +42,10 @@ function call(index, lateness) {
     const start = performance.now();
     open++;
     maxOpen = Math.max(maxOpen, open);
+    let finished = false; // a dropped stream can report both its request's and its response's error
     const finish = (ok, events) => {
+      if (finished) return;
+      finished = true;
       open--;
       if (ok && events === 50) {
         completed++;
@@ -69,10 +72,11 @@ function call(index, lateness) {
         });
         res.on("end", () => finish(res.statusCode === 200, events));
         res.on("error", () => finish(false, 0));
+        res.on("close", () => finish(false, 0)); // after "end" when the answer was whole; alone if cut
       },
     );
     req.on("error", () => finish(false, 0));
-    req.setTimeout(30_000, () => req.destroy());
+    req.setTimeout(30_000, () => req.destroy()); // a stream silent for 30 s has stalled
     req.end(body);
   });
 }

@@ -60,7 +60,7 @@ start_bare() { # client
 # (22), in front of the stand-in. Sets PORTKEY (its Messages URL), PORTKEY_HEADERS and PORTKEY_PID.
 start_portkey() {
   local pk=$((20000 + $$ % 20000)) bin
-  bin=$(pinned_node_bin)
+  bin=$(pinned_node_bin) || return 1
   "$bin/node" "$TOOLS/node_modules/@portkey-ai/gateway/build/start-server.js" --port=$pk --headless \
     >"$RUN/portkey.log" 2>&1 & PIDS+=($!)
   PORTKEY_PID=$!

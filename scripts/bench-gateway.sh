@@ -4,7 +4,8 @@
 # (talkide.gateway.upstream-client: own, jetty, jdk), each with budgets on a fresh PostgreSQL database of
 # its own; a bare Java proxy on the same HTTP stack per client (BareProxyServer: the physical baseline of
 # a Java gateway); the Portkey gateway (npm @portkey-ai/gateway, pinned in
-# scripts/bench-gateway/package-lock.json); and the load generator (load.mjs).
+# scripts/bench-gateway/package-lock.json, on the Node 22 of scripts/lib/node.sh); and the load generator
+# (load.mjs). scripts/bench-gateway/processes.sh starts them (shared with bench-gateway-open-loop.sh).
 # Prints req/s and latency per target, ratios against direct, the bare proxy and Portkey measured in the
 # same run, the time to first byte each gateway adds at one client, and database commits per gateway call
 # (from pg_stat_database). BENCH_ROUNDS (default 1) repeats the measurements on the same warm processes
@@ -16,7 +17,6 @@
 # (read it with: jfr view hot-methods /path/file.jfr).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/lib/java.sh
 
 SECS="${1:-10}"
 ONE="${2:-2000}"
@@ -27,7 +27,7 @@ DB="bench_gateway_$$"
 CLIENTS=(own jetty jdk)
 ROUNDS="${BENCH_ROUNDS:-1}"
 RUN="$(mktemp -d)"
-PIDS=()
+source "$TOOLS/processes.sh"
 
 cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -39,46 +39,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
-[ -d "$TOOLS/node_modules" ] || (cd "$TOOLS" && npm ci --no-audit --no-fund --ignore-scripts >/dev/null)
-./mvnw -q -B -ntp -DskipTests -Djacoco.skip=true test-compile dependency:build-classpath \
-  -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test >/dev/null
-CP="target/test-classes:target/classes:$(cat target/bench.classpath)"
+bench_build
 for c in "${CLIENTS[@]}"; do
   psql -h 127.0.0.1 -U "$PGUSER" -d postgres -qc "create database ${DB}_$c" >/dev/null
 done
 
-# Waits for "READY ..." in a log, prints that line.
-ready() {
-  for _ in $(seq 1 600); do
-    if line=$(grep -m1 '^READY' "$1"); then echo "$line"; return 0; fi
-    sleep 0.5
-  done
-  echo "timed out waiting for $1" >&2; cat "$1" >&2; return 1
-}
-
-node "$TOOLS/upstream.mjs" >"$RUN/upstream.log" 2>&1 & PIDS+=($!)
-UP=$(ready "$RUN/upstream.log" | cut -d' ' -f2)
-declare -A GATEWAY GATEWAY_PID TOKEN BARE
+start_upstream
 for c in "${CLIENTS[@]}"; do
-  "$JAVA" -Xmx512m -Xms512m ${BENCH_SERVER_OPTS:-} -Dtalkide.gateway.upstream-client="$c" -cp "$CP" \
-    app.talkide.controlplane.bench.GatewayBenchServer "jdbc:postgresql://127.0.0.1:5432/${DB}_$c" "$PGUSER" \
-    "http://127.0.0.1:$UP" >"$RUN/gateway-$c.log" 2>&1 & PIDS+=($!)
-  GATEWAY_PID[$c]=$!
-  read -r _ port token < <(ready "$RUN/gateway-$c.log")
-  GATEWAY[$c]="http://127.0.0.1:$port/api/internal/gateway/anthropic/v1/messages?beta=true"
-  TOKEN[$c]="$token"
-  # The physical baseline of a Java gateway: the same Jetty and upstream client, relaying and nothing else.
-  "$JAVA" -Xmx512m -Xms512m -cp "$CP" app.talkide.controlplane.bench.BareProxyServer "http://127.0.0.1:$UP" "$c" \
-    >"$RUN/bare-$c.log" 2>&1 & PIDS+=($!)
-  BARE[$c]="http://127.0.0.1:$(ready "$RUN/bare-$c.log" | cut -d' ' -f2)/v1/messages?beta=true"
+  start_gateway "$c" "${DB}_$c"
+  start_bare "$c"
 done
-PK=$((20000 + $$ % 20000))
-node "$TOOLS/node_modules/@portkey-ai/gateway/build/start-server.js" --port=$PK --headless >"$RUN/portkey.log" 2>&1 & PIDS+=($!)
-for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PK") 2>/dev/null && break; sleep 0.2; done
+start_portkey
 
-DIRECT="http://127.0.0.1:$UP/v1/messages?beta=true"
-PORTKEY="http://127.0.0.1:$PK/v1/messages"
-PORTKEY_HEADERS=(x-portkey-provider=anthropic "x-portkey-custom-host=http://127.0.0.1:$UP/v1" x-api-key=sk-bench-local)
 load() { node "$TOOLS/load.mjs" "$@"; }
 # Transactions committed in each gateway's database, one line "own=N jetty=N jdk=N".
 commits() {

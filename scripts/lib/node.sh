@@ -20,27 +20,38 @@ ensure_node() {
       return 1
     fi
   fi
-  local bin="$TALKIDE_NODE_HOME/node_modules/node-linux-$(node_arch)/bin"
   if [ "$(node_major)" -lt 20 ] 2>/dev/null || [ -z "$(node_major)" ]; then
-    if [ -x "$bin/node" ]; then
-      export PATH="$bin:$PATH"
-    else
+    [ -x "$(pinned_node_dir)/node" ] ||
       echo "Node $(node --version 2>/dev/null) is too old (the worker needs 20 or newer): installing Node" \
         "$TALKIDE_NODE_VERSION from the npm registry (node-linux-$(node_arch)) into $TALKIDE_NODE_HOME..."
-      mkdir -p "$TALKIDE_NODE_HOME"
-      npm install --prefix "$TALKIDE_NODE_HOME" --no-save --no-audit --no-fund --ignore-scripts \
-        "node-linux-$(node_arch)@$TALKIDE_NODE_VERSION" >/dev/null || {
-        echo "Installing Node $TALKIDE_NODE_VERSION from the npm registry failed; install Node.js 20 or newer" \
-          "yourself (nodejs.org, NodeSource, or your distribution's backports)" >&2
-        return 1
-      }
-      export PATH="$bin:$PATH"
-    fi
+    local bin
+    bin=$(pinned_node_bin) || return 1
+    export PATH="$bin:$PATH"
   fi
   if [ "$(node_major)" -lt 20 ] 2>/dev/null; then
     echo "Node $(node --version) is too old: the worker needs Node.js 20 or newer" >&2
     return 1
   fi
+}
+
+pinned_node_dir() { echo "$TALKIDE_NODE_HOME/node_modules/node-linux-$(node_arch)/bin"; }
+
+# Prints the bin directory of the pinned Node (TALKIDE_NODE_VERSION), installing it from the npm registry
+# first if absent; PATH stays as it is. For what needs that Node whatever the machine's is (the gateway
+# bench runs Portkey on it).
+pinned_node_bin() {
+  local bin
+  bin=$(pinned_node_dir)
+  if [ ! -x "$bin/node" ]; then
+    mkdir -p "$TALKIDE_NODE_HOME"
+    npm install --prefix "$TALKIDE_NODE_HOME" --no-save --no-audit --no-fund --ignore-scripts \
+      "node-linux-$(node_arch)@$TALKIDE_NODE_VERSION" >/dev/null || {
+      echo "Installing Node $TALKIDE_NODE_VERSION from the npm registry failed; install Node.js 20 or newer" \
+        "yourself (nodejs.org, NodeSource, or your distribution's backports)" >&2
+      return 1
+    }
+  fi
+  echo "$bin"
 }
 
 node_arch() {

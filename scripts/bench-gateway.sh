@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Gateway benchmark, one invocation, every part in a process of its own: a fast Anthropic stand-in (Node,
 # scripts/bench-gateway/upstream.mjs); the control plane's gateway in front of it once per upstream client
-# (talkide.gateway.upstream-client: own, jetty, jdk), each with budgets on a fresh PostgreSQL database of
+# (talkide.gateway.upstream-client: own, jetty, jdk; and "jackson": the own client metering deltas with
+# Jackson's non-blocking parser instead of JsonCursor), each with budgets on a fresh PostgreSQL database of
 # its own; a bare Java proxy on the same HTTP stack per client (BareProxyServer: the physical baseline of
 # a Java gateway); the Portkey gateway (npm @portkey-ai/gateway, pinned in
 # scripts/bench-gateway/package-lock.json, on the Node 22 of scripts/lib/node.sh); and the load generator
@@ -24,7 +25,7 @@ STREAMS="${3:-1000}"
 PGUSER="${PGUSER:-postgres}"
 TOOLS=scripts/bench-gateway
 DB="bench_gateway_$$"
-CLIENTS=(own jetty jdk)
+CLIENTS=(own jetty jdk jackson)
 ROUNDS="${BENCH_ROUNDS:-1}"
 RUN="$(mktemp -d)"
 source "$TOOLS/processes.sh"
@@ -47,7 +48,7 @@ done
 start_upstream
 for c in "${CLIENTS[@]}"; do
   start_gateway "$c" "${DB}_$c"
-  start_bare "$c"
+  [ "$c" = jackson ] || start_bare "$c" # the same bare proxy as own
 done
 start_portkey
 
@@ -84,7 +85,7 @@ echo "warming up until each target's rate settles (JIT, connections, budget leas
 for c in "${CLIENTS[@]}"; do
   warm "gateway ($c client), streaming" "${GATEWAY[$c]}" stream "X-Worker-Token=${TOKEN[$c]}"
   warm "gateway ($c client), non-streaming" "${GATEWAY[$c]}" json "X-Worker-Token=${TOKEN[$c]}"
-  warm "bare Java proxy ($c client), streaming" "${BARE[$c]}" stream
+  [ "$c" = jackson ] || warm "bare Java proxy ($c client), streaming" "${BARE[$c]}" stream
 done
 warm "direct, streaming" "$DIRECT" stream
 warm "Portkey, non-streaming" "$PORTKEY" json "${PORTKEY_HEADERS[@]}"
@@ -102,7 +103,9 @@ for round in $(seq 1 "$ROUNDS"); do
     measure "r$round.gateway_${c}_1_stream" "${GATEWAY[$c]}" 1 "-$ONE" stream "X-Worker-Token=${TOKEN[$c]}"
   done
   measure "r$round.direct_16_stream" "$DIRECT" 16 "$SECS" stream
-  for c in "${CLIENTS[@]}"; do measure "r$round.bare_${c}_16_stream" "${BARE[$c]}" 16 "$SECS" stream; done
+  for c in "${CLIENTS[@]}"; do
+    [ "$c" = jackson ] || measure "r$round.bare_${c}_16_stream" "${BARE[$c]}" 16 "$SECS" stream
+  done
   echo "r$round.commits_before $(commits)" | tee -a "$results"
   for c in "${CLIENTS[@]}"; do
     [ -z "${BENCH_JFR:-}" ] || "$(dirname "$JAVA")/jcmd" "${GATEWAY_PID[$c]}" JFR.start name=bench settings=profile \

@@ -8,9 +8,9 @@ import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.provisioning.AnotherReplicaLeads;
 import app.talkide.controlplane.provisioning.DesiredStateChanged;
 import app.talkide.controlplane.provisioning.MockApiRequests;
+import app.talkide.controlplane.provisioning.MockCluster;
 import app.talkide.controlplane.provisioning.ProvisioningApiCalls;
 import app.talkide.controlplane.provisioning.leader.LeadershipChanged;
-import app.talkide.controlplane.provisioning.reconcile.FieldManager;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.SseClient;
@@ -25,32 +25,22 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
-import org.springframework.context.annotation.Primary;
 import org.springframework.test.annotation.DirtiesContext;
 import tools.jackson.databind.JsonNode;
 
@@ -62,8 +52,7 @@ import tools.jackson.databind.JsonNode;
  */
 @DatabaseTest
 @DirtiesContext
-@EnableKubernetesMockClient(crud = true)
-@Import(BuildJobsTest.MockCluster.class)
+@MockCluster
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
@@ -90,7 +79,6 @@ class BuildJobsTest {
 
     static KubernetesClient client;
     static KubernetesMockServer server;
-    static KubernetesClient applicationClient;
 
     @Autowired
     ApplicationContext context;
@@ -106,22 +94,6 @@ class BuildJobsTest {
     Conversation conversation;
     String token;
     MockApiRequests requests;
-
-    @BeforeAll
-    static void clients() {
-        client = AnotherReplicaLeads.patientFollower(client);
-        applicationClient = FieldManager.install(new KubernetesClientBuilder())
-                .withConfig(new ConfigBuilder(client.getConfiguration())
-                        .withCustomHeaders(Map.of(MockApiRequests.CALLER_HEADER, "control-plane"))
-                        .build())
-                .build();
-    }
-
-    @AfterAll
-    static void closeClients() {
-        applicationClient.close();
-        client.close();
-    }
 
     @BeforeEach
     void lead() {
@@ -620,14 +592,5 @@ class BuildJobsTest {
                 .json()
                 .get("token")
                 .asString();
-    }
-
-    @TestConfiguration
-    static class MockCluster {
-        @Bean
-        @Primary
-        KubernetesClient mockKubernetesClient() {
-            return applicationClient;
-        }
     }
 }

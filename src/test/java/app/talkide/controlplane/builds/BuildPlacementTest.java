@@ -6,9 +6,9 @@ import static org.awaitility.Awaitility.await;
 import app.talkide.controlplane.conversation.Conversation;
 import app.talkide.controlplane.provisioning.AnotherReplicaLeads;
 import app.talkide.controlplane.provisioning.MockApiRequests;
+import app.talkide.controlplane.provisioning.MockCluster;
 import app.talkide.controlplane.provisioning.ProvisioningApiCalls;
 import app.talkide.controlplane.provisioning.leader.LeadershipChanged;
-import app.talkide.controlplane.provisioning.reconcile.FieldManager;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.TestHttp;
@@ -17,10 +17,7 @@ import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.net.http.HttpRequest;
 import java.time.Duration;
@@ -28,19 +25,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
-import org.springframework.context.annotation.Primary;
 import org.springframework.test.annotation.DirtiesContext;
 
 /**
@@ -50,8 +41,7 @@ import org.springframework.test.annotation.DirtiesContext;
  */
 @DatabaseTest
 @DirtiesContext
-@EnableKubernetesMockClient(crud = true)
-@Import(BuildPlacementTest.MockCluster.class)
+@MockCluster
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
@@ -72,7 +62,6 @@ class BuildPlacementTest {
 
     static KubernetesClient client;
     static KubernetesMockServer server;
-    static KubernetesClient applicationClient;
 
     @Autowired
     ApplicationContext context;
@@ -84,22 +73,6 @@ class BuildPlacementTest {
     TenantEnvironmentId tenantEnvironment;
     String token;
     MockApiRequests requests;
-
-    @BeforeAll
-    static void clients() {
-        client = AnotherReplicaLeads.patientFollower(client);
-        applicationClient = FieldManager.install(new KubernetesClientBuilder())
-                .withConfig(new ConfigBuilder(client.getConfiguration())
-                        .withCustomHeaders(Map.of(MockApiRequests.CALLER_HEADER, "control-plane"))
-                        .build())
-                .build();
-    }
-
-    @AfterAll
-    static void closeClients() {
-        applicationClient.close();
-        client.close();
-    }
 
     @BeforeEach
     void lead() {
@@ -256,14 +229,5 @@ class BuildPlacementTest {
                 .json()
                 .get("token")
                 .asString();
-    }
-
-    @TestConfiguration
-    static class MockCluster {
-        @Bean
-        @Primary
-        KubernetesClient mockKubernetesClient() {
-            return applicationClient;
-        }
     }
 }

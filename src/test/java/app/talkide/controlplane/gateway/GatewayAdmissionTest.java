@@ -8,7 +8,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -18,22 +17,21 @@ import app.talkide.controlplane.budget.UserBudgetSettings;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.RawHttp;
 import app.talkide.controlplane.support.TestHttp;
+import app.talkide.controlplane.support.WireMockUpstream;
+import app.talkide.controlplane.support.WithWireMockUpstream;
+import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.http.Fault;
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Admission takes the user's concurrent slot before the body is read, over real sockets: slow uploads of
@@ -43,6 +41,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @DirtiesContext
 @DatabaseTest
+@WithWireMockUpstream
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
@@ -54,15 +53,7 @@ class GatewayAdmissionTest {
 
     static final String COUNT_TOKENS = MESSAGES + "/count_tokens";
 
-    @RegisterExtension
-    static WireMockExtension upstream = WireMockExtension.newInstance()
-            .options(wireMockConfig().dynamicPort())
-            .build();
-
-    @DynamicPropertySource
-    static void upstreamUrl(DynamicPropertyRegistry registry) {
-        registry.add("talkide.gateway.upstream-url", upstream::baseUrl);
-    }
+    static final WireMockServer upstream = WireMockUpstream.server();
 
     @LocalServerPort
     int port;
@@ -81,7 +72,6 @@ class GatewayAdmissionTest {
     @BeforeEach
     void setUp() {
         worker = GatewayTestSupport.newWorker(context);
-        upstream.resetAll();
         upstream.stubFor(post(urlPathEqualTo("/v1/messages"))
                 .willReturn(aResponse()
                         .withStatus(200)

@@ -8,7 +8,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -19,6 +18,8 @@ import app.talkide.controlplane.budget.UserBudgetService;
 import app.talkide.controlplane.budget.UserBudgetSettings;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.TestHttp;
+import app.talkide.controlplane.support.WireMockUpstream;
+import app.talkide.controlplane.support.WithWireMockUpstream;
 import com.anthropic.client.AnthropicClient;
 import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.anthropic.core.http.StreamResponse;
@@ -27,30 +28,28 @@ import com.anthropic.helpers.MessageAccumulator;
 import com.anthropic.models.messages.Message;
 import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.RawMessageStreamEvent;
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import com.github.tomakehurst.wiremock.WireMockServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The gateway as workers use it: through the official Anthropic SDK, and with the Claude Code engine's
  * {@code max_tokens: 128000} on every call, which progressive reservations must let through and stop
  * at the limit.
  */
-// Its own context (own upstream or users): closed after the class so its connections go back to PostgreSQL.
+// Its own context (own users): closed after the class so its connections go back to PostgreSQL.
 @DirtiesContext
 @DatabaseTest
+@WithWireMockUpstream
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "talkide.gateway.api-key=" + API_KEY)
@@ -60,15 +59,7 @@ class GatewayAsUsedByWorkersTest {
     /** One output slice of Opus: 4096 tokens × $25 per million. */
     static final long SLICE = 4096 * 25;
 
-    @RegisterExtension
-    static WireMockExtension upstream = WireMockExtension.newInstance()
-            .options(wireMockConfig().dynamicPort())
-            .build();
-
-    @DynamicPropertySource
-    static void upstreamUrl(DynamicPropertyRegistry registry) {
-        registry.add("talkide.gateway.upstream-url", upstream::baseUrl);
-    }
+    static final WireMockServer upstream = WireMockUpstream.server();
 
     @LocalServerPort
     int port;

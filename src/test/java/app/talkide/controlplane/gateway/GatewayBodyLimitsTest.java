@@ -8,7 +8,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -17,7 +16,9 @@ import app.talkide.controlplane.budget.UserBudgetSettings;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.RawHttp;
 import app.talkide.controlplane.support.TestHttp;
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import app.talkide.controlplane.support.WireMockUpstream;
+import app.talkide.controlplane.support.WithWireMockUpstream;
+import com.github.tomakehurst.wiremock.WireMockServer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.ByteArrayInputStream;
 import java.io.UncheckedIOException;
@@ -28,14 +29,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The gateway's body limits: checked before a body is read, bounded across all calls at once and per
@@ -43,6 +41,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @DirtiesContext
 @DatabaseTest
+@WithWireMockUpstream
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
@@ -57,15 +56,7 @@ class GatewayBodyLimitsTest {
     /** Declared, never sent in full: the server can only answer such a request before reading it. */
     static final int DECLARED = 60 * 1024;
 
-    @RegisterExtension
-    static WireMockExtension upstream = WireMockExtension.newInstance()
-            .options(wireMockConfig().dynamicPort())
-            .build();
-
-    @DynamicPropertySource
-    static void upstreamUrl(DynamicPropertyRegistry registry) {
-        registry.add("talkide.gateway.upstream-url", upstream::baseUrl);
-    }
+    static final WireMockServer upstream = WireMockUpstream.server();
 
     @LocalServerPort
     int port;

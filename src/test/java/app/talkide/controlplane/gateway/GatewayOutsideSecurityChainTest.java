@@ -6,18 +6,18 @@ import static app.talkide.controlplane.gateway.GatewayTestSupport.MESSAGES;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.TestHttp;
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import app.talkide.controlplane.support.WireMockUpstream;
+import app.talkide.controlplane.support.WithWireMockUpstream;
+import com.github.tomakehurst.wiremock.WireMockServer;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -28,8 +28,6 @@ import org.springframework.context.annotation.Import;
 import org.springframework.security.web.firewall.FirewalledRequest;
 import org.springframework.security.web.firewall.HttpFirewall;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
@@ -39,6 +37,7 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  */
 @DatabaseTest
 @Import(GatewayOutsideSecurityChainTest.CountingFirewall.class)
+@WithWireMockUpstream
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "talkide.gateway.api-key=" + API_KEY)
@@ -46,15 +45,7 @@ class GatewayOutsideSecurityChainTest {
 
     static final String PREFIX = "/api/internal/gateway/anthropic";
 
-    @RegisterExtension
-    static WireMockExtension upstream = WireMockExtension.newInstance()
-            .options(wireMockConfig().dynamicPort())
-            .build();
-
-    @DynamicPropertySource
-    static void upstreamUrl(DynamicPropertyRegistry registry) {
-        registry.add("talkide.gateway.upstream-url", upstream::baseUrl);
-    }
+    static final WireMockServer upstream = WireMockUpstream.server();
 
     /** Spring Security's own firewall, noting the path of every request that reaches the chain proxy. */
     @TestConfiguration(proxyBeanMethods = false)

@@ -11,7 +11,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -21,20 +20,17 @@ import app.talkide.controlplane.budget.UserBudgetSettings;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.RawHttp;
 import app.talkide.controlplane.support.TestHttp;
+import app.talkide.controlplane.support.WireMockUpstream;
+import app.talkide.controlplane.support.WithWireMockUpstream;
+import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.http.Fault;
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -46,14 +42,13 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /** The gateway against a WireMock upstream: passthrough, metering, billing, errors, and what never leaks. */
-// Its own context (own upstream or users): closed after the class so its connections go back to PostgreSQL.
+// Its own context (own users): closed after the class so its connections go back to PostgreSQL.
 @DirtiesContext
 @DatabaseTest
 @ExtendWith(OutputCaptureExtension.class)
+@WithWireMockUpstream
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
@@ -64,15 +59,7 @@ import org.springframework.test.context.DynamicPropertySource;
         })
 class GatewayProxyTest {
 
-    @RegisterExtension
-    static WireMockExtension upstream = WireMockExtension.newInstance()
-            .options(wireMockConfig().dynamicPort())
-            .build();
-
-    @DynamicPropertySource
-    static void upstreamUrl(DynamicPropertyRegistry registry) {
-        registry.add("talkide.gateway.upstream-url", upstream::baseUrl);
-    }
+    static final WireMockServer upstream = WireMockUpstream.server();
 
     @LocalServerPort
     int port;
@@ -91,22 +78,6 @@ class GatewayProxyTest {
 
     TestHttp http;
     GatewayTestSupport worker;
-
-    /**
-     * A cold WireMock's first answer (its classes loading, its first match) has taken longer than this
-     * test's 2 s response timeout on a loaded machine, and the class's first call was then a 504 whatever
-     * the upstream client; the timeouts tested here are the gateway's, so the stand-in is warmed first.
-     */
-    @BeforeAll
-    static void warmTheUpstream() throws Exception {
-        try (HttpClient client = HttpClient.newHttpClient()) {
-            client.send(
-                    HttpRequest.newBuilder(URI.create(upstream.baseUrl() + "/warm-up"))
-                            .POST(HttpRequest.BodyPublishers.ofString("{}"))
-                            .build(),
-                    HttpResponse.BodyHandlers.discarding());
-        }
-    }
 
     @BeforeEach
     void setUp() {

@@ -4,7 +4,6 @@ import static app.talkide.controlplane.gateway.GatewayTestSupport.API_KEY;
 import static app.talkide.controlplane.gateway.GatewayTestSupport.MESSAGES;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import app.talkide.controlplane.conversation.ConversationScope;
@@ -14,21 +13,20 @@ import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.MutableClock;
 import app.talkide.controlplane.support.RawHttp;
 import app.talkide.controlplane.support.TestHttp;
+import app.talkide.controlplane.support.WireMockUpstream;
+import app.talkide.controlplane.support.WithWireMockUpstream;
 import app.talkide.controlplane.token.worker.WorkerTokenIssuer;
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import com.github.tomakehurst.wiremock.WireMockServer;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Import;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -39,6 +37,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @DatabaseTest
 @Import(ClockTestConfiguration.class)
+@WithWireMockUpstream
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "talkide.gateway.api-key=" + API_KEY)
@@ -52,15 +51,7 @@ class GatewayRefusalsTest {
 
     static final String CALL_ID = "gw_[0-9a-f]{32}";
 
-    @RegisterExtension
-    static WireMockExtension upstream = WireMockExtension.newInstance()
-            .options(wireMockConfig().dynamicPort())
-            .build();
-
-    @DynamicPropertySource
-    static void upstreamUrl(DynamicPropertyRegistry registry) {
-        registry.add("talkide.gateway.upstream-url", upstream::baseUrl);
-    }
+    static final WireMockServer upstream = WireMockUpstream.server();
 
     @LocalServerPort
     int port;

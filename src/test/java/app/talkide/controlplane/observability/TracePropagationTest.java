@@ -15,14 +15,14 @@ import app.talkide.controlplane.support.CapturesSpans;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.TestHttp;
+import app.talkide.controlplane.support.WireMockUpstream;
+import app.talkide.controlplane.support.WithWireMockUpstream;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -31,8 +31,6 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * One trace follows a user message over real sockets: the browser's POST, the outbox delivery and its
@@ -43,31 +41,19 @@ import org.springframework.test.context.DynamicPropertySource;
 @DatabaseTest
 @ExtendWith(OutputCaptureExtension.class)
 @CapturesSpans
+@WithWireMockUpstream
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "talkide.worker.delivery.initial-backoff=50ms")
+        properties = {
+            "talkide.worker.delivery.initial-backoff=50ms",
+            "talkide.gateway.api-key=sk-ant-test-key",
+            "talkide.localdev.worker-model=" + TracePropagationTest.MODEL
+        })
 class TracePropagationTest {
 
     static final String DEV = TestHttp.basic("dev", "dev");
     static final String MODEL = "claude-sonnet-4-5-20250929";
-    static final WireMockServer anthropic =
-            new WireMockServer(WireMockConfiguration.options().dynamicPort());
-
-    static {
-        anthropic.start();
-    }
-
-    @DynamicPropertySource
-    static void anthropicUpstream(DynamicPropertyRegistry registry) {
-        registry.add("talkide.gateway.api-key", () -> "sk-ant-test-key");
-        registry.add("talkide.gateway.upstream-url", () -> "http://127.0.0.1:" + anthropic.port());
-        registry.add("talkide.localdev.worker-model", () -> MODEL);
-    }
-
-    @AfterAll
-    static void stopAnthropic() {
-        anthropic.stop();
-    }
+    static final WireMockServer anthropic = WireMockUpstream.server();
 
     @Autowired
     ApplicationContext context;

@@ -13,8 +13,9 @@ import app.talkide.controlplane.support.CapturesSpans;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.TestHttp;
+import app.talkide.controlplane.support.WireMockUpstream;
+import app.talkide.controlplane.support.WithWireMockUpstream;
 import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -22,14 +23,11 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Whatever worker calls back (the Node worker, the reference worker, another implementation), a call that
@@ -38,27 +36,14 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @DatabaseTest
 @CapturesSpans
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@WithWireMockUpstream
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = "talkide.gateway.api-key=" + GatewayTestSupport.API_KEY)
 class WorkerCallsContinueTheTraceTest {
 
     static final SecureRandom RANDOM = new SecureRandom();
-    static final WireMockServer anthropic =
-            new WireMockServer(WireMockConfiguration.options().dynamicPort());
-
-    static {
-        anthropic.start();
-    }
-
-    @DynamicPropertySource
-    static void anthropicUpstream(DynamicPropertyRegistry registry) {
-        registry.add("talkide.gateway.api-key", () -> GatewayTestSupport.API_KEY);
-        registry.add("talkide.gateway.upstream-url", () -> "http://127.0.0.1:" + anthropic.port());
-    }
-
-    @AfterAll
-    static void stopAnthropic() {
-        anthropic.stop();
-    }
+    static final WireMockServer anthropic = WireMockUpstream.server();
 
     @Autowired
     ApplicationContext context;

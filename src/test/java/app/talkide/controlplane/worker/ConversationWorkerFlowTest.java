@@ -15,14 +15,14 @@ import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.SseClient;
 import app.talkide.controlplane.support.TestHttp;
+import app.talkide.controlplane.support.WireMockUpstream;
+import app.talkide.controlplane.support.WithWireMockUpstream;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import com.github.tomakehurst.wiremock.WireMockServer;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -30,8 +30,6 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The whole flow over real sockets: browser API and stream, outbox delivery to the embedded reference
@@ -39,24 +37,18 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @DatabaseTest
 @DirtiesContext
+@WithWireMockUpstream
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"talkide.worker.delivery.initial-backoff=50ms", "talkide.worker.delivery.max-backoff=500ms"})
+        properties = {
+            "talkide.worker.delivery.initial-backoff=50ms",
+            "talkide.worker.delivery.max-backoff=500ms",
+            "talkide.gateway.api-key=sk-ant-test-key"
+        })
 class ConversationWorkerFlowTest {
 
     static final String DEV = TestHttp.basic("dev", "dev");
-    static final WireMockServer anthropic = started();
-
-    @DynamicPropertySource
-    static void anthropicUpstream(DynamicPropertyRegistry registry) {
-        registry.add("talkide.gateway.api-key", () -> "sk-ant-test-key");
-        registry.add("talkide.gateway.upstream-url", () -> "http://127.0.0.1:" + anthropic.port());
-    }
-
-    @AfterAll
-    static void stopAnthropic() {
-        anthropic.stop();
-    }
+    static final WireMockServer anthropic = WireMockUpstream.server();
 
     @Autowired
     ApplicationContext context;
@@ -72,7 +64,6 @@ class ConversationWorkerFlowTest {
 
     @BeforeEach
     void setUp() {
-        anthropic.resetAll();
         http = new TestHttp(port);
         tenantEnvironment = Fixtures.tenantEnvironment(context);
         context.getBean(Memberships.class).grant(tenantEnvironment, "dev");
@@ -177,12 +168,5 @@ class ConversationWorkerFlowTest {
 
     private static List<String> types(SseClient stream) {
         return stream.events().stream().map(SseClient.Event::type).toList();
-    }
-
-    private static WireMockServer started() {
-        WireMockServer server =
-                new WireMockServer(WireMockConfiguration.options().dynamicPort());
-        server.start();
-        return server;
     }
 }

@@ -3,6 +3,7 @@ package app.talkide.controlplane.provisioning.reconcile;
 import app.talkide.controlplane.provisioning.AnotherReplicaLeads;
 import app.talkide.controlplane.provisioning.ManagedNames;
 import app.talkide.controlplane.provisioning.MockApiRequests;
+import app.talkide.controlplane.provisioning.MockCluster;
 import app.talkide.controlplane.provisioning.ProvisioningApiCalls;
 import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler;
 import app.talkide.controlplane.provisioning.desired.DesiredStateSpec;
@@ -20,25 +21,16 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
-import org.springframework.context.annotation.Primary;
 
 /**
  * What the reconciler tests against fabric8's CRUD mock API server share: the mock client, the beans they
@@ -46,8 +38,7 @@ import org.springframework.context.annotation.Primary;
  * state for every test. The reconciler is under test, not its schedule: this application must never lead,
  * so only the test calls {@link TenantEnvironmentReconciler#reconcile}.
  */
-@EnableKubernetesMockClient(crud = true)
-@Import(MockClusterTest.MockCluster.class)
+@MockCluster
 abstract class MockClusterTest {
 
     /** Everything the control plane creates inside the namespace, by kind and name, in creation order. */
@@ -57,9 +48,6 @@ abstract class MockClusterTest {
 
     static KubernetesClient client;
     static KubernetesMockServer server;
-
-    /** The application's client: the same mock server, its calls marked so they can be checked against RBAC. */
-    static KubernetesClient applicationClient;
 
     @Autowired
     TenantEnvironmentReconciler reconciler;
@@ -76,22 +64,6 @@ abstract class MockClusterTest {
     MockApiRequests requests;
     TenantEnvironmentId id;
 
-    @BeforeAll
-    static void patientClient() {
-        client = AnotherReplicaLeads.patientFollower(client);
-        applicationClient = FieldManager.install(new KubernetesClientBuilder())
-                .withConfig(new ConfigBuilder(client.getConfiguration())
-                        .withCustomHeaders(Map.of(MockApiRequests.CALLER_HEADER, "control-plane"))
-                        .build())
-                .build();
-    }
-
-    @AfterAll
-    static void closeClient() {
-        applicationClient.close();
-        client.close();
-    }
-
     /** Every call the application made in this test is one the chart's RBAC grants (ChartRbacTest). */
     @AfterEach
     void everyCallIsGrantedByTheChart() {
@@ -103,15 +75,6 @@ abstract class MockClusterTest {
         requests = new MockApiRequests(server);
         id = TenantEnvironmentId.of("t" + UUID.randomUUID().toString().substring(0, 8), "dev");
         desiredStates.put(id, DesiredStateSpec.DEFAULTS);
-    }
-
-    @TestConfiguration
-    static class MockCluster {
-        @Bean
-        @Primary
-        KubernetesClient mockKubernetesClient() {
-            return applicationClient;
-        }
     }
 
     private static Map<Class<? extends HasMetadata>, String> ownedObjects() {

@@ -34,7 +34,7 @@ import org.springframework.test.annotation.DirtiesContext;
  */
 @DirtiesContext
 @DatabaseTest
-@Import({ClockTestConfiguration.class, MockClusterTest.MockCluster.class})
+@Import(ClockTestConfiguration.class)
 @SpringBootTest(
         properties = {
             "talkide.worker.runtime=kubernetes",

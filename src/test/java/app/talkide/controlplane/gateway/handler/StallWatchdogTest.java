@@ -81,7 +81,10 @@ class StallWatchdogTest {
         @Override
         public int read() throws IOException {
             try {
-                closed.await();
+                // Bounded like every wait in a test; the test has failed long before this runs out.
+                if (!closed.await(1, TimeUnit.MINUTES)) {
+                    throw new IOException("never closed");
+                }
             } catch (InterruptedException interrupted) {
                 throw new InterruptedIOException("interrupted");
             }

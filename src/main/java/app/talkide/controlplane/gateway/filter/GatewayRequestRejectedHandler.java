@@ -1,6 +1,7 @@
 package app.talkide.controlplane.gateway.filter;
 
 import app.talkide.controlplane.gateway.AnthropicErrors;
+import app.talkide.controlplane.gateway.handler.GatewayPaths;
 import app.talkide.controlplane.system.UnreadBody;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,7 +1,7 @@
 /**
- * What may pass through the gateway: the two paths it serves, the request headers that reach the
- * upstream (never the caller's credentials), the response headers that reach the worker, and the
- * Anthropic-shaped answer to a refused WorkerToken.
+ * The gateway's door: the servlet filter that takes every request under its prefix off the servlet chain
+ * before Spring Security, applies the firewall and the WorkerToken check, answers what it refuses in
+ * Anthropic's shape and hands the rest to the handler.
  */
 @NullMarked
 package app.talkide.controlplane.gateway.filter;

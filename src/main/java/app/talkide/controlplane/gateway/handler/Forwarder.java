@@ -2,8 +2,6 @@ package app.talkide.controlplane.gateway.handler;
 
 import app.talkide.controlplane.gateway.AnthropicUpstream;
 import app.talkide.controlplane.gateway.GatewayProperties;
-import app.talkide.controlplane.gateway.filter.ForwardedRequestHeaders;
-import app.talkide.controlplane.gateway.filter.ForwardedResponseHeaders;
 import app.talkide.controlplane.gateway.upstream.UpstreamClient;
 import app.talkide.controlplane.gateway.upstream.UpstreamFailure;
 import app.talkide.controlplane.gateway.upstream.UpstreamResponse;

@@ -3,7 +3,6 @@ package app.talkide.controlplane.gateway.handler;
 import app.talkide.controlplane.budget.CallOutcome;
 import app.talkide.controlplane.budget.UsageRecord;
 import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
-import app.talkide.controlplane.gateway.filter.GatewayPaths;
 import app.talkide.controlplane.gateway.pricing.ModelPrice;
 import app.talkide.controlplane.token.WorkerPrincipal;
 import java.time.Duration;

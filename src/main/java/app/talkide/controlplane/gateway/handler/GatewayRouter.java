@@ -1,7 +1,6 @@
 package app.talkide.controlplane.gateway.handler;
 
 import app.talkide.controlplane.gateway.AnthropicErrors;
-import app.talkide.controlplane.gateway.filter.GatewayPaths;
 import app.talkide.controlplane.observability.Traces;
 import app.talkide.controlplane.system.UnreadBody;
 import app.talkide.controlplane.token.WorkerPrincipal;
@@ -22,7 +21,7 @@ import org.springframework.stereotype.Component;
  * request id is logged, tagged on its span and measured once it has ended, however it ended.
  */
 @Component
-class GatewayRouter {
+public class GatewayRouter {
 
     private static final Logger log = LoggerFactory.getLogger(GatewayRouter.class);
 
@@ -46,7 +45,8 @@ class GatewayRouter {
     }
 
     /** @param arrivedNanos when the server had the request's headers ({@link System#nanoTime()}), 0 if unknown */
-    void route(WorkerPrincipal worker, HttpServletRequest request, HttpServletResponse response, long arrivedNanos)
+    public void route(
+            WorkerPrincipal worker, HttpServletRequest request, HttpServletResponse response, long arrivedNanos)
             throws IOException {
         long start = System.nanoTime();
         GatewayPaths path = GatewayPaths.match(request);

@@ -6,31 +6,29 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledFuture;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 
 /**
  * Ends upstream bodies (event streams and JSON answers alike) that went silent. The upstream client
  * reads a body with no timeout, and a connection that died without a FIN (a dropped NAT entry, a vanished
- * peer) would otherwise hold its thread, its reservation and the worker's connection forever. One sweeper
- * for all bodies: a read costs a volatile write, not a timer.
+ * peer) would otherwise hold its thread, its reservation and the worker's connection forever. One sweep
+ * on the application's scheduler for all bodies: a read costs a volatile write, not a timer.
  */
 @Component
 class StallWatchdog implements DisposableBean {
 
     private final Set<Watched> streams = ConcurrentHashMap.newKeySet();
     private final long idleNanos;
-    private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().daemon().name("gateway-stall-watchdog").factory());
+    private final ScheduledFuture<?> sweeping;
 
-    StallWatchdog(GatewayProperties properties) {
+    StallWatchdog(GatewayProperties properties, TaskScheduler scheduler) {
         this.idleNanos = properties.streamIdleTimeout().toNanos();
-        long period =
-                Math.max(50, Math.min(1_000, properties.streamIdleTimeout().toMillis() / 4));
-        sweeper.scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.MILLISECONDS);
+        Duration period = Duration.ofMillis(
+                Math.max(50, Math.min(1_000, properties.streamIdleTimeout().toMillis() / 4)));
+        this.sweeping = scheduler.scheduleWithFixedDelay(this::sweep, period);
     }
 
     Watched watch(InputStream upstream) {
@@ -48,9 +46,13 @@ class StallWatchdog implements DisposableBean {
         }
     }
 
+    /**
+     * Sweeps until the context destroys its beans: after the web server's graceful shutdown, so the calls
+     * it waits for are still watched, and before the scheduler this bean depends on.
+     */
     @Override
     public void destroy() {
-        sweeper.shutdownNow();
+        sweeping.cancel(false);
     }
 
     /** One upstream body under watch; {@link #touched()} after every read, {@link #close()} when done. */

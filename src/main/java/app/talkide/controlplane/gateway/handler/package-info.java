@@ -1,7 +1,7 @@
 /**
- * One gateway call from start to end: taken off the servlet chain before Spring Security (firewall and
- * WorkerToken check done here), routed, then read and check the body, reserve budget, call the upstream,
- * relay the answer event by event while metering it and extending the reservation, then settle.
+ * One admitted gateway call from start to end: routed by its path, then read and check the body, reserve
+ * budget, call the upstream with the allowed headers, relay the answer event by event while metering it
+ * and extending the reservation, pass back the allowed response headers, then settle.
  */
 @NullMarked
 package app.talkide.controlplane.gateway.handler;

@@ -1,4 +1,4 @@
-package app.talkide.controlplane.gateway.filter;
+package app.talkide.controlplane.gateway.handler;
 
 import jakarta.servlet.http.HttpServletResponse;
 import java.net.http.HttpHeaders;
@@ -9,14 +9,14 @@ import java.util.Set;
  * Decides which upstream response headers reach the worker: what the SDK needs (content type, request
  * id, rate-limit state, retry advice) and nothing about our account or the upstream's infrastructure.
  */
-public final class ForwardedResponseHeaders {
+final class ForwardedResponseHeaders {
 
     static final Set<String> PASSED = Set.of("content-type", "request-id", "retry-after", "x-should-retry");
     static final String RATE_LIMIT_PREFIX = "anthropic-ratelimit-";
 
     private ForwardedResponseHeaders() {}
 
-    public static void copy(HttpHeaders from, HttpServletResponse to) {
+    static void copy(HttpHeaders from, HttpServletResponse to) {
         from.map().forEach((name, values) -> {
             String lower = name.toLowerCase(Locale.ROOT);
             if (PASSED.contains(lower) || lower.startsWith(RATE_LIMIT_PREFIX)) {

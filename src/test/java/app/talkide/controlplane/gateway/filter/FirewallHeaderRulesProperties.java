@@ -1,4 +1,4 @@
-package app.talkide.controlplane.gateway.handler;
+package app.talkide.controlplane.gateway.filter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

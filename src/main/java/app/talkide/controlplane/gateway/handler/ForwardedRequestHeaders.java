@@ -1,4 +1,4 @@
-package app.talkide.controlplane.gateway.filter;
+package app.talkide.controlplane.gateway.handler;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Collections;
@@ -13,7 +13,7 @@ import java.util.function.BiConsumer;
  * {@code anthropic-beta}, {@code content-type}, {@code accept}, and the SDKs' {@code x-stainless-*}
  * telemetry. Not {@code accept-encoding}: usage is read from the body, so it must come uncompressed.
  */
-public final class ForwardedRequestHeaders {
+final class ForwardedRequestHeaders {
 
     static final Set<String> ALLOWED = Set.of("anthropic-version", "anthropic-beta", "content-type", "accept");
 
@@ -21,11 +21,11 @@ public final class ForwardedRequestHeaders {
 
     private final String defaultVersion;
 
-    public ForwardedRequestHeaders(String defaultVersion) {
+    ForwardedRequestHeaders(String defaultVersion) {
         this.defaultVersion = defaultVersion;
     }
 
-    public void copy(HttpServletRequest from, BiConsumer<String, String> to) {
+    void copy(HttpServletRequest from, BiConsumer<String, String> to) {
         boolean version = false;
         boolean contentType = false;
         for (String name : Collections.list(from.getHeaderNames())) {

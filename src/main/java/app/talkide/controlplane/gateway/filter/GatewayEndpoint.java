@@ -1,6 +1,7 @@
-package app.talkide.controlplane.gateway.handler;
+package app.talkide.controlplane.gateway.filter;
 
-import app.talkide.controlplane.gateway.filter.GatewayPaths;
+import app.talkide.controlplane.gateway.handler.GatewayPaths;
+import app.talkide.controlplane.gateway.handler.GatewayRouter;
 import app.talkide.controlplane.observability.LogContext;
 import app.talkide.controlplane.token.WorkerPrincipal;
 import app.talkide.controlplane.token.WorkerTokenCheck;

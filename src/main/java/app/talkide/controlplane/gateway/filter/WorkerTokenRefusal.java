@@ -1,4 +1,4 @@
-package app.talkide.controlplane.gateway.handler;
+package app.talkide.controlplane.gateway.filter;
 
 import app.talkide.controlplane.gateway.AnthropicErrors;
 import app.talkide.controlplane.system.UnreadBody;

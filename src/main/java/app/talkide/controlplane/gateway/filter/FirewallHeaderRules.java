@@ -1,4 +1,4 @@
-package app.talkide.controlplane.gateway.handler;
+package app.talkide.controlplane.gateway.filter;
 
 import java.util.function.Predicate;
 import org.springframework.security.web.firewall.StrictHttpFirewall;

@@ -1,4 +1,4 @@
-package app.talkide.controlplane.gateway.filter;
+package app.talkide.controlplane.gateway.handler;
 
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
@@ -25,16 +25,16 @@ public enum GatewayPaths {
     }
 
     /** The path on the upstream, e.g. {@code /v1/messages}. */
-    public String upstreamPath() {
+    String upstreamPath() {
         return upstreamPath;
     }
 
     /** The short name used in usage records and metric tags. */
-    public String endpoint() {
+    String endpoint() {
         return endpoint;
     }
 
-    public static @Nullable GatewayPaths match(HttpServletRequest request) {
+    static @Nullable GatewayPaths match(HttpServletRequest request) {
         if (!"POST".equals(request.getMethod())) {
             return null;
         }

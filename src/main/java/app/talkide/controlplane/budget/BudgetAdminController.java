@@ -1,5 +1,6 @@
 package app.talkide.controlplane.budget;
 
+import app.talkide.controlplane.budget.account.UserBudgetSettings;
 import jakarta.validation.Valid;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;

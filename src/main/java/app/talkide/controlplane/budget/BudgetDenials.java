@@ -1,6 +1,9 @@
 package app.talkide.controlplane.budget;
 
 import app.talkide.controlplane.budget.BudgetDecision.Denied;
+import app.talkide.controlplane.budget.account.BudgetProperties;
+import app.talkide.controlplane.budget.account.BudgetRow;
+import app.talkide.controlplane.budget.account.LimitWindows;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 

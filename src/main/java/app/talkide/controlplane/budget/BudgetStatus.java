@@ -1,5 +1,10 @@
 package app.talkide.controlplane.budget;
 
+import app.talkide.controlplane.budget.account.BudgetProperties;
+import app.talkide.controlplane.budget.account.BudgetRow;
+import app.talkide.controlplane.budget.account.Enforcement;
+import app.talkide.controlplane.budget.account.LimitWindows;
+import app.talkide.controlplane.budget.account.UserBudgetSettings;
 import java.time.Instant;
 
 /**

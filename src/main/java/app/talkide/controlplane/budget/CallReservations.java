@@ -2,6 +2,12 @@ package app.talkide.controlplane.budget;
 
 import app.talkide.controlplane.budget.BudgetDecision.Denied;
 import app.talkide.controlplane.budget.BudgetDecision.Reserved;
+import app.talkide.controlplane.budget.account.BudgetProperties;
+import app.talkide.controlplane.budget.account.BudgetRepository;
+import app.talkide.controlplane.budget.account.LimitWindows;
+import app.talkide.controlplane.budget.lease.BudgetLeases;
+import app.talkide.controlplane.budget.lease.LeaseReturns;
+import app.talkide.controlplane.budget.lease.LocalLease;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

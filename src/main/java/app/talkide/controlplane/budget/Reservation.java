@@ -1,5 +1,6 @@
 package app.talkide.controlplane.budget;
 
+import app.talkide.controlplane.budget.lease.LocalLease;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 

@@ -1,5 +1,10 @@
 package app.talkide.controlplane.budget;
 
+import app.talkide.controlplane.budget.account.BudgetProperties;
+import app.talkide.controlplane.budget.account.BudgetRepository;
+import app.talkide.controlplane.budget.account.LimitWindows;
+import app.talkide.controlplane.budget.lease.BudgetLeases;
+import app.talkide.controlplane.budget.lease.LeaseTopUpsAhead;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,7 +116,7 @@ final class SettlementCommit {
             return;
         }
         boolean[] there = leases.shrink(run.stream()
-                .map(user -> new LeaseRepository.Shrink(user.getKey(), user.getValue().shrink))
+                .map(user -> new BudgetLeases.Shrink(user.getKey(), user.getValue().shrink))
                 .toList());
         for (int i = 0; i < there.length; i++) {
             UserSettlement settled = run.get(i).getValue();

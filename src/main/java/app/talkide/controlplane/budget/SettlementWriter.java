@@ -1,5 +1,9 @@
 package app.talkide.controlplane.budget;
 
+import app.talkide.controlplane.budget.account.BudgetProperties;
+import app.talkide.controlplane.budget.account.BudgetRepository;
+import app.talkide.controlplane.budget.lease.BudgetLeases;
+import app.talkide.controlplane.budget.lease.LeaseTopUpsAhead;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;

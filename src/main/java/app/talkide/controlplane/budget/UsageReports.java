@@ -1,5 +1,6 @@
 package app.talkide.controlplane.budget;
 
+import app.talkide.controlplane.budget.account.BudgetProperties;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;

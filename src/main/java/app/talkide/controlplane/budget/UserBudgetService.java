@@ -1,6 +1,15 @@
 package app.talkide.controlplane.budget;
 
 import app.talkide.controlplane.budget.BudgetDecision.Denied;
+import app.talkide.controlplane.budget.account.BudgetProperties;
+import app.talkide.controlplane.budget.account.BudgetRepository;
+import app.talkide.controlplane.budget.account.BudgetRow;
+import app.talkide.controlplane.budget.account.Enforcement;
+import app.talkide.controlplane.budget.account.LimitWindows;
+import app.talkide.controlplane.budget.account.UserBudgetSettings;
+import app.talkide.controlplane.budget.lease.BudgetLeases;
+import app.talkide.controlplane.budget.lease.LeaseReturns;
+import app.talkide.controlplane.budget.lease.LocalLease;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -68,9 +77,15 @@ public class UserBudgetService {
         this.meters = meters;
     }
 
-    /** Gives back this replica's idle leases and renews those in use (run every second). */
-    void sweepLeases() {
-        returns.sweep();
+    /**
+     * Admits a call of {@code userId} before its body is read: holds one of the user's concurrent slots,
+     * a request of their minute and {@link #ADMISSION_MICROS} (so a spent budget refuses it here), or
+     * says why not. A slow upload therefore holds the user's slot while it arrives, and a user at a
+     * limit never makes the gateway read (and hold) a body. {@link #reserveEstimate} then raises the
+     * hold to the call's estimate; every path ends in {@link #settle}, which gives the slot back.
+     */
+    public BudgetDecision reserveSlot(String userId) {
+        return preCallCheck(userId, ADMISSION_MICROS);
     }
 
     /**
@@ -84,17 +99,6 @@ public class UserBudgetService {
                     .increment();
         }
         return decision;
-    }
-
-    /**
-     * Admits a call of {@code userId} before its body is read: holds one of the user's concurrent slots,
-     * a request of their minute and {@link #ADMISSION_MICROS} (so a spent budget refuses it here), or
-     * says why not. A slow upload therefore holds the user's slot while it arrives, and a user at a
-     * limit never makes the gateway read (and hold) a body. {@link #reserveEstimate} then raises the
-     * hold to the call's estimate; every path ends in {@link #settle}, which gives the slot back.
-     */
-    public BudgetDecision reserveSlot(String userId) {
-        return preCallCheck(userId, ADMISSION_MICROS);
     }
 
     /**
@@ -191,6 +195,11 @@ public class UserBudgetService {
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException cause ? cause : e;
         }
+    }
+
+    /** Gives back this replica's idle leases and renews those in use (run every second). */
+    void sweepLeases() {
+        returns.sweep();
     }
 
     /** Gives back reservations whose calls died with their replica; returns how many. */

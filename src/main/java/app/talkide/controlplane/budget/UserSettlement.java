@@ -1,5 +1,6 @@
 package app.talkide.controlplane.budget;
 
+import app.talkide.controlplane.budget.lease.LeaseTopUpsAhead;
 import org.jspecify.annotations.Nullable;
 
 /** What one commit books on one user's row and lease row, and the lease's top-up ahead of need. */

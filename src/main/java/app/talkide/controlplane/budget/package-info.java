@@ -1,8 +1,10 @@
 /**
- * Per-user spending limits and fair-use limits for Anthropic calls: atomic reservations before a call,
- * progressive extensions while it streams, settlement with the actual cost, usage records, and the
- * admin and user APIs that read and change them. All state lives in the database, so every replica
- * enforces the same limits.
+ * Per-user spending limits and fair-use limits for Anthropic calls, enforced the same on every replica.
+ * The face is {@link UserBudgetService}: <b>reserve</b> ({@code reserveSlot} at admission, then
+ * {@code reserveEstimate}), <b>extend</b> while a call streams, <b>settle</b> with the actual cost
+ * (group-committed by {@link SettlementWriter}), plus status, per-user settings, usage records and
+ * reports and their APIs. Beneath it, {@code lease} (per-replica leases) and {@code account} (the
+ * user's row, limits and windows, which both reservations and leases count on).
  */
 @NullMarked
 package app.talkide.controlplane.budget;

@@ -6,6 +6,10 @@ import static org.awaitility.Awaitility.await;
 import app.talkide.controlplane.ControlPlaneApplication;
 import app.talkide.controlplane.budget.BudgetDecision.Denied;
 import app.talkide.controlplane.budget.BudgetDecision.Reserved;
+import app.talkide.controlplane.budget.account.Enforcement;
+import app.talkide.controlplane.budget.account.UserBudgetSettings;
+import app.talkide.controlplane.budget.lease.BudgetLeases;
+import app.talkide.controlplane.budget.lease.LeaseBooks;
 import app.talkide.controlplane.support.ClockTestConfiguration;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.MutableClock;
@@ -333,7 +337,7 @@ class BudgetAcrossReplicasTest {
         // A reservation's lease belongs to one replica's lease book; per-call reservations settle anywhere.
         for (ConfigurableApplicationContext replica : replicas) {
             if (reservation.lease() == null
-                    || replica.getBean(BudgetLeases.class).owns(reservation.lease())) {
+                    || LeaseBooks.owns(replica.getBean(BudgetLeases.class), reservation.lease())) {
                 return replica.getBean(UserBudgetService.class);
             }
         }

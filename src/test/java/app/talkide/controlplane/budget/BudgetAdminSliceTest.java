@@ -11,6 +11,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import app.talkide.controlplane.budget.account.Enforcement;
+import app.talkide.controlplane.budget.account.UserBudgetSettings;
 import app.talkide.controlplane.support.PeopleApiSliceTest;
 import java.time.Instant;
 import java.util.List;

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import app.talkide.controlplane.budget.BudgetDecision.Denied;
 import app.talkide.controlplane.budget.BudgetDecision.Reserved;
 import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
+import app.talkide.controlplane.budget.account.Enforcement;
+import app.talkide.controlplane.budget.account.UserBudgetSettings;
 import app.talkide.controlplane.support.ClockTestConfiguration;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.MutableClock;

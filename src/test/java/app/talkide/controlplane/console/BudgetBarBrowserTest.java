@@ -7,7 +7,7 @@ import static app.talkide.controlplane.console.ConsoleBrowserSupport.waitForText
 import static org.assertj.core.api.Assertions.assertThat;
 
 import app.talkide.controlplane.budget.UserBudgetService;
-import app.talkide.controlplane.budget.UserBudgetSettings;
+import app.talkide.controlplane.budget.account.UserBudgetSettings;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

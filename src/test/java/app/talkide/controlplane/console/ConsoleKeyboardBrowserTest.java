@@ -6,7 +6,7 @@ import static app.talkide.controlplane.console.ConsoleBrowserSupport.waitForText
 import static org.assertj.core.api.Assertions.assertThat;
 
 import app.talkide.controlplane.budget.UserBudgetService;
-import app.talkide.controlplane.budget.UserBudgetSettings;
+import app.talkide.controlplane.budget.account.UserBudgetSettings;
 import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironments;

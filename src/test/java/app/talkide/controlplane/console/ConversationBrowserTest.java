@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.budget.UserBudgetService;
-import app.talkide.controlplane.budget.UserBudgetSettings;
+import app.talkide.controlplane.budget.account.UserBudgetSettings;
 import app.talkide.controlplane.local.runtime.LocalWorkerRuntime;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import java.time.Duration;

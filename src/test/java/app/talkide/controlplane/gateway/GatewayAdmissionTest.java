@@ -13,7 +13,7 @@ import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.budget.BudgetStatus;
 import app.talkide.controlplane.budget.UserBudgetService;
-import app.talkide.controlplane.budget.UserBudgetSettings;
+import app.talkide.controlplane.budget.account.UserBudgetSettings;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.RawHttp;
 import app.talkide.controlplane.support.TestHttp;

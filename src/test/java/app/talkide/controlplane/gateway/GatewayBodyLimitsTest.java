@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.budget.UserBudgetService;
-import app.talkide.controlplane.budget.UserBudgetSettings;
+import app.talkide.controlplane.budget.account.UserBudgetSettings;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.RawHttp;
 import app.talkide.controlplane.support.TestHttp;

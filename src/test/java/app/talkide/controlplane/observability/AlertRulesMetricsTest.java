@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import app.talkide.controlplane.budget.UserBudgetService;
-import app.talkide.controlplane.budget.UserBudgetSettings;
+import app.talkide.controlplane.budget.account.UserBudgetSettings;
 import app.talkide.controlplane.conversation.Conversation;
 import app.talkide.controlplane.gateway.AnthropicFixtures;
 import app.talkide.controlplane.gateway.GatewayTestSupport;

@@ -1,4 +1,4 @@
-package app.talkide.controlplane.budget;
+package app.talkide.controlplane.budget.account;
 
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -7,9 +7,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.Map;
 
 /** The budget period, fair-use minute and fair-use hour that a moment falls into. */
-record LimitWindows(Instant now, Instant period, Instant periodEnd, Instant minute, Instant hour) {
+public record LimitWindows(Instant now, Instant period, Instant periodEnd, Instant minute, Instant hour) {
 
-    static LimitWindows at(Instant now, BudgetPeriod period) {
+    public static LimitWindows at(Instant now, BudgetPeriod period) {
         return new LimitWindows(
                 now,
                 period.start(now),
@@ -19,12 +19,12 @@ record LimitWindows(Instant now, Instant period, Instant periodEnd, Instant minu
     }
 
     /** How long from now until {@code then}; zero if it has passed. */
-    Duration until(Instant then) {
+    public Duration until(Instant then) {
         Duration left = Duration.between(now, then);
         return left.isNegative() ? Duration.ZERO : left;
     }
 
-    Map<String, Object> asParams() {
+    public Map<String, Object> asParams() {
         return Map.of(
                 "now", Timestamp.from(now),
                 "period", Timestamp.from(period),

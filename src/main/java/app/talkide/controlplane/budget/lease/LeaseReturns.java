@@ -1,5 +1,9 @@
-package app.talkide.controlplane.budget;
+package app.talkide.controlplane.budget.lease;
 
+import app.talkide.controlplane.budget.account.BudgetProperties;
+import app.talkide.controlplane.budget.account.BudgetRepository;
+import app.talkide.controlplane.budget.account.BudgetRow;
+import app.talkide.controlplane.budget.account.LimitWindows;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +22,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * recalls it for a user near the limit, and a dead replica's after {@code ttl}; those in use are renewed.
  */
 @Component
-class LeaseReturns {
+public class LeaseReturns {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseReturns.class);
     private static final Duration REVOKE_POLL = Duration.ofMillis(50);
@@ -50,7 +54,7 @@ class LeaseReturns {
     }
 
     /** Gives back the user's lease at once if no call of this replica uses it; true if one went back. */
-    boolean giveBackIfUnused(String userId) {
+    public boolean giveBackIfUnused(String userId) {
         LocalLease lease = leases.current(userId);
         if (lease == null) {
             return false;
@@ -75,7 +79,7 @@ class LeaseReturns {
      * After a call was refused for its spending limit on this replica: asks the other replicas holding
      * a lease of the user to give back what they do not use. True if any was asked.
      */
-    boolean recallOthers(String userId, long amount) {
+    public boolean recallOthers(String userId, long amount) {
         if (!settings.enabled()) {
             return false;
         }
@@ -93,7 +97,7 @@ class LeaseReturns {
     }
 
     /** Gives back idle leases, answers recalls and renews the rest; every replica runs it every second. */
-    void sweep() {
+    public void sweep() {
         Instant now = clock.instant();
         answerRecalls(now);
         List<String> open = new ArrayList<>();
@@ -181,7 +185,7 @@ class LeaseReturns {
     }
 
     /** In the transaction that changes the user's settings: marks every other replica's lease revoked. */
-    void revokeOthers(String userId) {
+    public void revokeOthers(String userId) {
         rows.revokeOthers(userId, leases.replica());
     }
 
@@ -190,7 +194,7 @@ class LeaseReturns {
      * at its next sweep, waiting up to {@code wait} for them to answer. Returns how many did not (their
      * replica is down, or cut off from the database: it cannot top up, and its lease expires after its TTL).
      */
-    int revokeEverywhere(String userId, Duration wait) {
+    public int revokeEverywhere(String userId, Duration wait) {
         if (!settings.enabled()) {
             return 0;
         }
@@ -205,7 +209,7 @@ class LeaseReturns {
     }
 
     /** Gives back leases of replicas that died (not renewed within the TTL); returns how many. */
-    int expireDead() {
+    public int expireDead() {
         Instant now = clock.instant();
         int released = 0;
         for (var dead : rows.expired(now, 500)) {

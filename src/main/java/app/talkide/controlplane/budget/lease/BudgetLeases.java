@@ -1,5 +1,9 @@
-package app.talkide.controlplane.budget;
+package app.talkide.controlplane.budget.lease;
 
+import app.talkide.controlplane.budget.account.BudgetProperties;
+import app.talkide.controlplane.budget.account.BudgetRepository;
+import app.talkide.controlplane.budget.account.BudgetRow;
+import app.talkide.controlplane.budget.account.LimitWindows;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -25,7 +29,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * reserves it in the database on its own, as without leases.
  */
 @Component
-class BudgetLeases implements DisposableBean {
+public class BudgetLeases implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(BudgetLeases.class);
 
@@ -73,7 +77,7 @@ class BudgetLeases implements DisposableBean {
 
     /** Holds {@code amount}, a slot and a request from this replica's lease; null: reserve per call instead. */
     @Nullable
-    LocalLease take(String userId, long amount, LimitWindows now) {
+    public LocalLease take(String userId, long amount, LimitWindows now) {
         if (!settings.enabled()) {
             return null;
         }
@@ -95,7 +99,7 @@ class BudgetLeases implements DisposableBean {
      * yet. (Other replicas' unused leases still show as reserved until they go back, at most
      * {@code idle} after their last call.)
      */
-    BudgetRow asShown(BudgetRow row) {
+    public BudgetRow asShown(BudgetRow row) {
         LocalLease lease = leases.get(row.userId());
         return lease == null ? row : lease.withoutUnused(row);
     }
@@ -110,7 +114,7 @@ class BudgetLeases implements DisposableBean {
      * top-up, else exactly {@code delta} taken from the budget (its last slices, or past the limit when
      * {@code pastTheLimit}). False when the budget refuses.
      */
-    boolean grow(LocalLease lease, long delta, boolean pastTheLimit) {
+    public boolean grow(LocalLease lease, long delta, boolean pastTheLimit) {
         LimitWindows now = LimitWindows.at(clock.instant(), properties.period());
         if (!pastTheLimit
                 && (lease.grow(delta, now.now()) || (topUpMoney(lease, delta, now) && lease.grow(delta, now.now())))) {
@@ -144,7 +148,7 @@ class BudgetLeases implements DisposableBean {
     }
 
     /** Top-ups ahead of need, which the settlement writer carries in its commits. */
-    LeaseTopUpsAhead topUpsAhead() {
+    public LeaseTopUpsAhead topUpsAhead() {
         return ahead;
     }
 
@@ -220,16 +224,19 @@ class BudgetLeases implements DisposableBean {
     }
 
     /** Settles a call of a lease in memory; returns what the lease shrinks by (see {@link LocalLease#settle}). */
-    long settled(LocalLease lease, long hold, long cost, long tokens) {
+    public long settled(LocalLease lease, long hold, long cost, long tokens) {
         return lease.settle(hold, cost, tokens, clock.instant());
     }
+
+    /** A lease of {@code userId} shrinking by {@code micros}: what its settled calls spent. */
+    public record Shrink(String userId, long micros) {}
 
     /**
      * In a settlement's transaction: takes what calls spent off this replica's lease rows, in one round
      * trip; for each, whether the lease was still there (a shrink by nothing always is).
      */
-    boolean[] shrink(List<LeaseRepository.Shrink> shrinks) {
-        List<LeaseRepository.Shrink> sent =
+    public boolean[] shrink(List<Shrink> shrinks) {
+        List<Shrink> sent =
                 shrinks.stream().filter(shrink -> shrink.micros() != 0).toList();
         boolean[] there = sent.isEmpty() ? new boolean[0] : rows.shrink(sent, replica);
         boolean[] all = new boolean[shrinks.size()];

@@ -1,7 +1,9 @@
-package app.talkide.controlplane.budget;
+package app.talkide.controlplane.budget.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import app.talkide.controlplane.budget.account.BudgetPeriod;
+import app.talkide.controlplane.budget.account.LimitWindows;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

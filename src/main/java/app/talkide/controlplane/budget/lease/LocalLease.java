@@ -1,5 +1,7 @@
-package app.talkide.controlplane.budget;
+package app.talkide.controlplane.budget.lease;
 
+import app.talkide.controlplane.budget.account.BudgetRow;
+import app.talkide.controlplane.budget.account.LimitWindows;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
@@ -10,7 +12,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * guarded by {@code this}; {@link #changing} serialises the database statements that change the lease
  * (top-up, return), which may block, so they never run under the monitor.
  */
-final class LocalLease {
+public final class LocalLease {
 
     final String userId;
     final ReentrantLock changing = new ReentrantLock();

@@ -1,10 +1,10 @@
-package app.talkide.controlplane.budget;
+package app.talkide.controlplane.budget.account;
 
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /** A user's budget row as stored; nulls in the settings mean "the configured default". */
-record BudgetRow(
+public record BudgetRow(
         String userId,
         @Nullable Long limitMicros,
         @Nullable Enforcement enforcement,
@@ -21,11 +21,11 @@ record BudgetRow(
         long hourTokens) {
 
     /** Spend in the period {@code windows} falls into (zero if the row still holds an earlier period). */
-    long spentIn(LimitWindows windows) {
+    public long spentIn(LimitWindows windows) {
         return periodStart.isBefore(windows.period()) ? 0 : spentMicros;
     }
 
-    UserBudgetSettings settings() {
+    public UserBudgetSettings settings() {
         return new UserBudgetSettings(limitMicros, enforcement, maxConcurrent, requestsPerMinute, tokensPerHour);
     }
 }

@@ -1,5 +1,7 @@
-package app.talkide.controlplane.budget;
+package app.talkide.controlplane.budget.lease;
 
+import app.talkide.controlplane.budget.account.BudgetRepository;
+import app.talkide.controlplane.budget.account.LimitWindows;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
@@ -141,15 +143,11 @@ class LeaseRepository {
                 .update();
     }
 
-    /** Takes what settled calls spent off the lease; false if the lease is gone (it expired). */
-    /** A lease of {@code userId} shrinking by {@code micros}. */
-    record Shrink(String userId, long micros) {}
-
     /**
      * Shrinks this replica's leases in one round trip, in the given order; for each, whether its lease was
      * still there (not expired meanwhile).
      */
-    boolean[] shrink(List<Shrink> shrinks, String replica) {
+    boolean[] shrink(List<BudgetLeases.Shrink> shrinks, String replica) {
         int[] shrunk = batches.batchUpdate(
                 "update budget_lease set amount_micros = amount_micros - :micros"
                         + " where user_id = :user and replica_id = :replica",

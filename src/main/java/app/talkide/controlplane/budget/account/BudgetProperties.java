@@ -1,4 +1,4 @@
-package app.talkide.controlplane.budget;
+package app.talkide.controlplane.budget.account;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -36,7 +36,7 @@ public record BudgetProperties(
         @Valid @DefaultValue Lease lease) {
 
     /** The limits a user without limits of their own gets: the row a first call creates. */
-    BudgetRepository.Limits defaultLimits() {
+    public BudgetRepository.Limits defaultLimits() {
         return new BudgetRepository.Limits(
                 defaultLimitMicros, fairUse.maxConcurrent(), fairUse.requestsPerMinute(), fairUse.tokensPerHour());
     }

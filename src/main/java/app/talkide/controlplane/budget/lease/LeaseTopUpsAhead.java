@@ -1,5 +1,9 @@
-package app.talkide.controlplane.budget;
+package app.talkide.controlplane.budget.lease;
 
+import app.talkide.controlplane.budget.account.BudgetProperties;
+import app.talkide.controlplane.budget.account.BudgetRepository;
+import app.talkide.controlplane.budget.account.BudgetRow;
+import app.talkide.controlplane.budget.account.LimitWindows;
 import io.micrometer.core.instrument.Counter;
 import java.time.Clock;
 import java.time.Instant;
@@ -16,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * settlement comes within a few milliseconds: under load a top-up ahead costs no commit of its own,
  * and no call waits for it.
  */
-final class LeaseTopUpsAhead {
+public final class LeaseTopUpsAhead {
 
     private final Queue<LocalLease> wanted = new ConcurrentLinkedQueue<>();
     private final String replica;
@@ -49,7 +53,7 @@ final class LeaseTopUpsAhead {
     }
 
     /** Whether a lease waits for a top-up ahead of need. */
-    boolean any() {
+    public boolean any() {
         return !wanted.isEmpty();
     }
 
@@ -59,7 +63,7 @@ final class LeaseTopUpsAhead {
      * transaction: {@link TopUp#lockRow} with the other lease rows, {@link TopUp#grant} with the other
      * users' rows (the lock order of every budget transaction).
      */
-    List<TopUp> claim() {
+    public List<TopUp> claim() {
         List<TopUp> claimed = new ArrayList<>();
         LimitWindows now = LimitWindows.at(clock.instant(), properties.period());
         for (LocalLease lease; (lease = wanted.poll()) != null; ) {
@@ -79,7 +83,7 @@ final class LeaseTopUpsAhead {
     }
 
     /** One top-up inside another transaction; its lease stays locked until {@link #finish}. */
-    final class TopUp {
+    public final class TopUp {
         private final LocalLease lease;
         private final LimitWindows now;
         private final Instant expires;
@@ -93,22 +97,22 @@ final class LeaseTopUpsAhead {
             this.expires = expires;
         }
 
-        String userId() {
+        public String userId() {
             return lease.userId;
         }
 
         /** Whether it still has anything to do (the lease may have been topped up or closed meanwhile). */
-        boolean wanted() {
+        public boolean wanted() {
             needs = lease.closed() ? null : runningLow(lease, now);
             return needs != null && !needs.nothing();
         }
 
-        void lockRow() {
+        public void lockRow() {
             rows.lock(lease.userId, replica, now, expires);
         }
 
         /** Counts the grant, if the user's row still has it; the lease gets it only after the commit. */
-        void grant() {
+        public void grant() {
             BudgetRow row = needs == null ? null : budgets.find(lease.userId).orElse(null);
             LeaseRepository.Grant sized = row == null ? null : LeaseSizing.grant(row, needs, now, properties);
             if (sized != null
@@ -128,7 +132,7 @@ final class LeaseTopUpsAhead {
         }
 
         /** After the transaction: the lease gets what was committed, and may change again. */
-        void finish(boolean committed) {
+        public void finish(boolean committed) {
             try {
                 if (committed && grant != null) {
                     lease.granted(grant, now, expires);

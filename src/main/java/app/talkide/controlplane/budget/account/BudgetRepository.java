@@ -1,4 +1,4 @@
-package app.talkide.controlplane.budget;
+package app.talkide.controlplane.budget.account;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -22,7 +22,7 @@ import org.springframework.stereotype.Repository;
  * start of a month and no replica's late settlement can land in a period already reset.
  */
 @Repository
-class BudgetRepository {
+public class BudgetRepository {
 
     /** Spend of the current period: what is stored, or nothing if the row still holds an earlier period. */
     private static final String SPENT_NOW = "(case when period_start >= :period then spent_micros else 0 end)";
@@ -54,7 +54,7 @@ class BudgetRepository {
      * harmless (the call settles without it, or never happened). Settlements use it too, followed by
      * {@link #awaitDurability()}, so the next call of the same user is not queued behind the disk.
      */
-    void commitWithoutWaitingForDisk() {
+    public void commitWithoutWaitingForDisk() {
         if (postgres) {
             jdbc.sql("set local synchronous_commit to off").update();
         }
@@ -81,14 +81,14 @@ class BudgetRepository {
     }
 
     /** The check and the count in one statement: true if the call fits every limit and was counted. */
-    boolean reserve(String userId, long amount, Limits defaults, LimitWindows now) {
+    public boolean reserve(String userId, long amount, Limits defaults, LimitWindows now) {
         return reserving("update user_budget set" + COUNT_IF_IT_FITS, userId, amount, defaults, now)
                         .update()
                 == 1;
     }
 
     /** Whether {@link #reserveWithRecord} is available: the whole reservation as one statement. */
-    boolean reservesInOneStatement() {
+    public boolean reservesInOneStatement() {
         return postgres;
     }
 
@@ -96,7 +96,7 @@ class BudgetRepository {
      * PostgreSQL only: check, count and reservation row in one atomic statement without waiting for the WAL
      * flush ({@link #commitWithoutWaitingForDisk()}): one round trip on the way to a call's first byte.
      */
-    boolean reserveWithRecord(
+    public boolean reserveWithRecord(
             UUID id, String userId, long amount, Limits defaults, LimitWindows now, Instant expiresAt) {
         return reserving(
                                 "with counted as (update user_budget set" + COUNT_IF_IT_FITS + " returning user_id)"
@@ -144,7 +144,7 @@ class BudgetRepository {
     }
 
     /** Raises an existing reservation's share of the budget, if it still fits the limit (or regardless). */
-    boolean grow(String userId, long delta, long defaultLimit, LimitWindows now, boolean evenPastTheLimit) {
+    public boolean grow(String userId, long delta, long defaultLimit, LimitWindows now, boolean evenPastTheLimit) {
         return jdbc.sql("update user_budget set"
                                 + " spent_micros = " + SPENT_NOW + ","
                                 + " period_start = greatest(period_start, :period),"
@@ -163,13 +163,13 @@ class BudgetRepository {
     }
 
     /** What one settlement books on a user's row: the actual cost, what it gives back, the slots it frees. */
-    record Settled(String userId, long cost, long released, int slots, long tokens) {}
+    public record Settled(String userId, long cost, long released, int slots, long tokens) {}
 
     /**
      * Books each user's actual cost, gives back what was reserved (if the reservation was still ours) and
      * frees the slots: one statement per user, sent together (a JDBC batch), in the given order.
      */
-    void settle(List<Settled> settled, LimitWindows now) {
+    public void settle(List<Settled> settled, LimitWindows now) {
         if (settled.isEmpty()) {
             return;
         }
@@ -189,7 +189,7 @@ class BudgetRepository {
     }
 
     /** Creates the user's row with nothing spent; false if another call created it first. */
-    boolean createIfAbsent(String userId, LimitWindows now) {
+    public boolean createIfAbsent(String userId, LimitWindows now) {
         // No duplicate-key error: on PostgreSQL that would abort the transaction this may run in.
         return jdbc.sql("insert into user_budget (user_id, period_start, spent_micros, reserved_micros, in_flight,"
                                 + " minute_start, minute_requests, hour_start, hour_tokens, updated_at)"
@@ -201,14 +201,14 @@ class BudgetRepository {
                 == 1;
     }
 
-    Optional<BudgetRow> find(String userId) {
+    public Optional<BudgetRow> find(String userId) {
         return jdbc.sql("select * from user_budget where user_id = :user")
                 .param("user", userId)
                 .query(BudgetRepository::row)
                 .optional();
     }
 
-    void updateSettings(String userId, UserBudgetSettings settings, Instant now) {
+    public void updateSettings(String userId, UserBudgetSettings settings, Instant now) {
         jdbc.sql("update user_budget set limit_micros = :limit, enforcement = :enforcement,"
                         + " max_concurrent = :concurrent, requests_per_minute = :rpm, tokens_per_hour = :tph,"
                         + " updated_at = :now where user_id = :user")
@@ -226,7 +226,7 @@ class BudgetRepository {
                 .update();
     }
 
-    void insertReservation(UUID id, String userId, long amount, Instant now, Instant expiresAt) {
+    public void insertReservation(UUID id, String userId, long amount, Instant now, Instant expiresAt) {
         jdbc.sql("insert into budget_reservation (id, user_id, amount_micros, created_at, expires_at)"
                         + " values (:id, :user, :amount, :now, :expires)")
                 .param("id", id)
@@ -237,7 +237,7 @@ class BudgetRepository {
                 .update();
     }
 
-    boolean growReservation(UUID id, long delta, Instant expiresAt) {
+    public boolean growReservation(UUID id, long delta, Instant expiresAt) {
         return jdbc.sql("update budget_reservation set amount_micros = amount_micros + :delta,"
                                 + " expires_at = :expires where id = :id")
                         .param("id", id)
@@ -249,7 +249,7 @@ class BudgetRepository {
 
     /** True if the reservation was still there, i.e. its amount is still counted as reserved. */
     /** Deletes the reservations in one round trip; for each, whether it was still there (still ours). */
-    boolean[] deleteReservations(List<UUID> ids) {
+    public boolean[] deleteReservations(List<UUID> ids) {
         int[] deleted = batches.batchUpdate(
                 "delete from budget_reservation where id = :id",
                 ids.stream().map(id -> Map.of("id", (Object) id)).toArray(Map[]::new));
@@ -260,7 +260,7 @@ class BudgetRepository {
         return ours;
     }
 
-    List<ExpiredReservation> expired(Instant now, int limit) {
+    public List<ExpiredReservation> expired(Instant now, int limit) {
         return jdbc.sql("select id, user_id, amount_micros from budget_reservation where expires_at < :now"
                         + " order by expires_at fetch first " + limit + " rows only")
                 .param("now", Timestamp.from(now))
@@ -270,7 +270,7 @@ class BudgetRepository {
     }
 
     /** Deletes a reservation only if it is still expired (an extension since the look-up keeps it alive). */
-    boolean deleteIfExpired(UUID id, Instant now) {
+    public boolean deleteIfExpired(UUID id, Instant now) {
         return jdbc.sql("delete from budget_reservation where id = :id and expires_at < :now")
                         .param("id", id)
                         .param("now", Timestamp.from(now))
@@ -278,7 +278,7 @@ class BudgetRepository {
                 == 1;
     }
 
-    void release(String userId, long amount) {
+    public void release(String userId, long amount) {
         jdbc.sql("update user_budget set reserved_micros = reserved_micros - :amount, in_flight = in_flight - 1"
                         + " where user_id = :user")
                 .param("user", userId)
@@ -316,7 +316,7 @@ class BudgetRepository {
     }
 
     /** The defaults that apply where a user has no override. */
-    record Limits(long limitMicros, int maxConcurrent, int requestsPerMinute, long tokensPerHour) {}
+    public record Limits(long limitMicros, int maxConcurrent, int requestsPerMinute, long tokensPerHour) {}
 
-    record ExpiredReservation(UUID id, String userId, long amountMicros) {}
+    public record ExpiredReservation(UUID id, String userId, long amountMicros) {}
 }

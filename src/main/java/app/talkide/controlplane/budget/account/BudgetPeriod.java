@@ -1,4 +1,4 @@
-package app.talkide.controlplane.budget;
+package app.talkide.controlplane.budget.account;
 
 import java.time.DayOfWeek;
 import java.time.Instant;

@@ -29,6 +29,7 @@ class CallReservations {
     private static final Duration RECALL_POLL = Duration.ofMillis(100);
 
     private final BudgetRepository budgets;
+    private final ReservationRepository rows;
     private final BudgetLeases leases;
     private final LeaseReturns returns;
     private final BudgetProperties properties;
@@ -37,12 +38,14 @@ class CallReservations {
 
     CallReservations(
             BudgetRepository budgets,
+            ReservationRepository rows,
             BudgetLeases leases,
             LeaseReturns returns,
             BudgetProperties properties,
             Clock clock,
             PlatformTransactionManager transactionManager) {
         this.budgets = budgets;
+        this.rows = rows;
         this.leases = leases;
         this.returns = returns;
         this.properties = properties;
@@ -119,7 +122,7 @@ class CallReservations {
         Boolean grown = transactions.execute(status -> {
             budgets.commitWithoutWaitingForDisk();
             // Reservation row first, then the budget row: the same lock order as settlement and expiry.
-            if (!budgets.growReservation(reservation.id(), delta, expiry(now.now()))
+            if (!rows.grow(reservation.id(), delta, expiry(now.now()))
                     || !budgets.grow(reservation.userId(), delta, properties.defaultLimitMicros(), now, pastTheLimit)) {
                 status.setRollbackOnly();
                 return false;
@@ -167,7 +170,7 @@ class CallReservations {
             if (!budgets.reserve(userId, amount, properties.defaultLimits(), now)) {
                 return false;
             }
-            budgets.insertReservation(id, userId, amount, now.now(), expiry(now.now()));
+            rows.insert(id, userId, amount, now.now(), expiry(now.now()));
             return true;
         }));
     }

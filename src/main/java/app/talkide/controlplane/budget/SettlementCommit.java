@@ -22,6 +22,7 @@ import java.util.TreeMap;
 final class SettlementCommit {
 
     private final BudgetRepository budgets;
+    private final ReservationRepository reservations;
     private final UsageRecordRepository usage;
     private final BudgetLeases leases;
     private final BudgetProperties properties;
@@ -29,11 +30,13 @@ final class SettlementCommit {
 
     SettlementCommit(
             BudgetRepository budgets,
+            ReservationRepository reservations,
             UsageRecordRepository usage,
             BudgetLeases leases,
             BudgetProperties properties,
             Clock clock) {
         this.budgets = budgets;
+        this.reservations = reservations;
         this.usage = usage;
         this.leases = leases;
         this.properties = properties;
@@ -83,7 +86,7 @@ final class SettlementCommit {
         if (held.isEmpty()) {
             return;
         }
-        boolean[] ours = budgets.deleteReservations(
+        boolean[] ours = reservations.delete(
                 held.stream().map(pending -> reservationOf(pending).id()).toList());
         for (int i = 0; i < ours.length; i++) {
             Reservation reservation = reservationOf(held.get(i));

@@ -54,6 +54,7 @@ class SettlementWriter implements DisposableBean {
 
     SettlementWriter(
             BudgetRepository budgets,
+            ReservationRepository reservations,
             UsageRecordRepository usage,
             BudgetLeases leases,
             BudgetProperties properties,
@@ -61,7 +62,7 @@ class SettlementWriter implements DisposableBean {
             PlatformTransactionManager transactionManager,
             MeterRegistry meters) {
         this.leases = leases;
-        this.commit = new SettlementCommit(budgets, usage, leases, properties, clock);
+        this.commit = new SettlementCommit(budgets, reservations, usage, leases, properties, clock);
         this.transactions = new TransactionTemplate(transactionManager);
         this.batchSizes = DistributionSummary.builder("talkide.budget.settlement.batch")
                 .description("Calls settled per database commit")

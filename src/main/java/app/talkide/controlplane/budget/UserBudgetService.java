@@ -47,6 +47,7 @@ public class UserBudgetService {
     public static final long ADMISSION_MICROS = 1;
 
     private final BudgetRepository budgets;
+    private final ReservationRepository reservationRows;
     private final BudgetLeases leases;
     private final LeaseReturns returns;
     private final CallReservations reservations;
@@ -58,6 +59,7 @@ public class UserBudgetService {
 
     UserBudgetService(
             BudgetRepository budgets,
+            ReservationRepository reservationRows,
             BudgetLeases leases,
             LeaseReturns returns,
             CallReservations reservations,
@@ -67,6 +69,7 @@ public class UserBudgetService {
             PlatformTransactionManager transactionManager,
             MeterRegistry meters) {
         this.budgets = budgets;
+        this.reservationRows = reservationRows;
         this.leases = leases;
         this.returns = returns;
         this.reservations = reservations;
@@ -206,9 +209,9 @@ public class UserBudgetService {
     int expireDeadReservations() {
         Instant now = clock.instant();
         int released = returns.expireDead();
-        for (var dead : budgets.expired(now, 500)) {
+        for (var dead : reservationRows.expired(now, 500)) {
             Boolean done = transactions.execute(status -> {
-                if (!budgets.deleteIfExpired(dead.id(), now)) {
+                if (!reservationRows.deleteIfExpired(dead.id(), now)) {
                     return false;
                 }
                 budgets.release(dead.userId(), dead.amountMicros());

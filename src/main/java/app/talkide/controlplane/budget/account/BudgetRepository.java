@@ -9,7 +9,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -51,24 +50,11 @@ public class BudgetRepository {
      * Lets the current transaction commit without waiting for its WAL flush (PostgreSQL only), so it
      * releases the user's row at once instead of holding it through an fsync. Reservations and
      * extensions sit on every call's path to its first byte: losing one in a database crash is
-     * harmless (the call settles without it, or never happened). Settlements use it too, followed by
-     * {@link #awaitDurability()}, so the next call of the same user is not queued behind the disk.
+     * harmless (the call settles without it, or never happened). Settlements commit durably.
      */
     public void commitWithoutWaitingForDisk() {
         if (postgres) {
             jdbc.sql("set local synchronous_commit to off").update();
-        }
-    }
-
-    /**
-     * Returns once everything committed before the call is on disk (PostgreSQL only).
-     * A transaction that takes a transaction id commits synchronously, and PostgreSQL flushes the WAL
-     * in order, so its commit waits for every earlier asynchronous commit too. Called outside any
-     * transaction, holding no locks.
-     */
-    void awaitDurability() {
-        if (postgres) {
-            jdbc.sql("select txid_current()").query().singleValue();
         }
     }
 
@@ -226,58 +212,6 @@ public class BudgetRepository {
                 .update();
     }
 
-    public void insertReservation(UUID id, String userId, long amount, Instant now, Instant expiresAt) {
-        jdbc.sql("insert into budget_reservation (id, user_id, amount_micros, created_at, expires_at)"
-                        + " values (:id, :user, :amount, :now, :expires)")
-                .param("id", id)
-                .param("user", userId)
-                .param("amount", amount)
-                .param("now", Timestamp.from(now))
-                .param("expires", Timestamp.from(expiresAt))
-                .update();
-    }
-
-    public boolean growReservation(UUID id, long delta, Instant expiresAt) {
-        return jdbc.sql("update budget_reservation set amount_micros = amount_micros + :delta,"
-                                + " expires_at = :expires where id = :id")
-                        .param("id", id)
-                        .param("delta", delta)
-                        .param("expires", Timestamp.from(expiresAt))
-                        .update()
-                == 1;
-    }
-
-    /** True if the reservation was still there, i.e. its amount is still counted as reserved. */
-    /** Deletes the reservations in one round trip; for each, whether it was still there (still ours). */
-    public boolean[] deleteReservations(List<UUID> ids) {
-        int[] deleted = batches.batchUpdate(
-                "delete from budget_reservation where id = :id",
-                ids.stream().map(id -> Map.of("id", (Object) id)).toArray(Map[]::new));
-        boolean[] ours = new boolean[deleted.length];
-        for (int i = 0; i < deleted.length; i++) {
-            ours[i] = deleted[i] == 1;
-        }
-        return ours;
-    }
-
-    public List<ExpiredReservation> expired(Instant now, int limit) {
-        return jdbc.sql("select id, user_id, amount_micros from budget_reservation where expires_at < :now"
-                        + " order by expires_at fetch first " + limit + " rows only")
-                .param("now", Timestamp.from(now))
-                .query((rs, row) -> new ExpiredReservation(
-                        rs.getObject("id", UUID.class), rs.getString("user_id"), rs.getLong("amount_micros")))
-                .list();
-    }
-
-    /** Deletes a reservation only if it is still expired (an extension since the look-up keeps it alive). */
-    public boolean deleteIfExpired(UUID id, Instant now) {
-        return jdbc.sql("delete from budget_reservation where id = :id and expires_at < :now")
-                        .param("id", id)
-                        .param("now", Timestamp.from(now))
-                        .update()
-                == 1;
-    }
-
     public void release(String userId, long amount) {
         jdbc.sql("update user_budget set reserved_micros = reserved_micros - :amount, in_flight = in_flight - 1"
                         + " where user_id = :user")
@@ -318,5 +252,4 @@ public class BudgetRepository {
     /** The defaults that apply where a user has no override. */
     public record Limits(long limitMicros, int maxConcurrent, int requestsPerMinute, long tokensPerHour) {}
 
-    public record ExpiredReservation(UUID id, String userId, long amountMicros) {}
 }

@@ -65,8 +65,8 @@ class ReservationRepository {
         return jdbc.sql("select id, user_id, amount_micros from budget_reservation where expires_at < :now"
                         + " order by expires_at fetch first " + limit + " rows only")
                 .param("now", Timestamp.from(now))
-                .query((rs, row) ->
-                        new Expired(rs.getObject("id", UUID.class), rs.getString("user_id"), rs.getLong("amount_micros")))
+                .query((rs, row) -> new Expired(
+                        rs.getObject("id", UUID.class), rs.getString("user_id"), rs.getLong("amount_micros")))
                 .list();
     }
 

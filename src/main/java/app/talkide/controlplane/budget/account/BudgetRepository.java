@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -251,5 +252,4 @@ public class BudgetRepository {
 
     /** The defaults that apply where a user has no override. */
     public record Limits(long limitMicros, int maxConcurrent, int requestsPerMinute, long tokensPerHour) {}
-
 }

@@ -8,8 +8,8 @@
 # scripts/bench-gateway/package-lock.json, on the Node 22 of scripts/lib/node.sh); and the load generator
 # (load.mjs). scripts/bench-gateway/processes.sh starts them (shared with bench-gateway-open-loop.sh).
 # Prints req/s and latency per target, ratios against direct, the bare proxy and Portkey measured in the
-# same run, the time to first byte each gateway adds at one client, and database commits per gateway call
-# (from pg_stat_database). BENCH_ROUNDS (default 1) repeats the measurements on the same warm processes
+# same run, the time to first byte each gateway adds at one client, database commits per gateway call
+# (from pg_stat_database) and PostgreSQL CPU per call (its backends serving the gateway's database, /proc). BENCH_ROUNDS (default 1) repeats the measurements on the same warm processes
 # and prints every round and the median. Then the in-JVM harness checks zero buffering and 1,000 open
 # streams in 512 MB.
 #   scripts/bench-gateway.sh [seconds per 16-client run (10)] [calls at 1 client (2000)] [open streams (1000)]
@@ -53,6 +53,14 @@ done
 start_portkey
 
 load() { node "$TOOLS/load.mjs" "$@"; }
+# CPU time (clock ticks) of the PostgreSQL backends serving a database: the gateway's pool connections.
+pg_cpu() { # database
+  local pid sum=0
+  for pid in $(pgrep -f "^postgres: .* $1 "); do
+    sum=$(( sum + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0) ))
+  done
+  echo "$sum"
+}
 # Transactions committed in each gateway's database, one line "own=N jetty=N jdk=N".
 commits() {
   # A backend reports its counters when it goes idle, at most once a second, or 10 s later: wait that out.
@@ -110,7 +118,9 @@ for round in $(seq 1 "$ROUNDS"); do
   for c in "${CLIENTS[@]}"; do
     [ -z "${BENCH_JFR:-}" ] || "$(dirname "$JAVA")/jcmd" "${GATEWAY_PID[$c]}" JFR.start name=bench settings=profile \
       filename="${BENCH_JFR%.jfr}-$c-r$round.jfr" >/dev/null
+    pg_before=$(pg_cpu "${DB}_$c")
     measure "r$round.gateway_${c}_16_stream" "${GATEWAY[$c]}" 16 "$SECS" stream "X-Worker-Token=${TOKEN[$c]}"
+    echo "r$round.pgcpu_$c $(( $(pg_cpu "${DB}_$c") - pg_before ))" >>"$results"
     [ -z "${BENCH_JFR:-}" ] || "$(dirname "$JAVA")/jcmd" "${GATEWAY_PID[$c]}" JFR.stop name=bench >/dev/null
   done
   echo "r$round.commits_after $(commits)" | tee -a "$results"
@@ -122,7 +132,7 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 
-node scripts/bench-gateway/report.mjs "$results" "${CLIENTS[@]}"
+CLK_TCK=$(getconf CLK_TCK) node scripts/bench-gateway/report.mjs "$results" "${CLIENTS[@]}"
 
 echo
 echo "Zero buffering and open streams (in-JVM harness, 512 MB heap):"

@@ -51,6 +51,7 @@ import tools.jackson.databind.JsonNode;
  * holds the provisioning Lease, so only the test's {@link LeadershipChanged} makes this one dispatch.
  */
 @DatabaseTest
+// Stays: this class's mock API server stops after it, leaving the context bound to a dead cluster.
 @DirtiesContext
 @MockCluster
 @SpringBootTest(

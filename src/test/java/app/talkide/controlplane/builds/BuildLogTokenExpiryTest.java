@@ -27,6 +27,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * writes it; no cluster.
  */
 @DatabaseTest
+// Stays: a configuration no other class has, so nothing could reuse the context; closing it frees its pool.
 @DirtiesContext
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,

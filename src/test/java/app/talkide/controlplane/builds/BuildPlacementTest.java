@@ -40,6 +40,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * so a change reaches the next build and leaves a running one alone.
  */
 @DatabaseTest
+// Stays: this class's mock API server stops after it, leaving the context bound to a dead cluster.
 @DirtiesContext
 @MockCluster
 @SpringBootTest(

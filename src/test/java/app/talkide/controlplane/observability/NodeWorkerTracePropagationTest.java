@@ -32,6 +32,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@code traceparent} the worker passes on. Needs Node.js 20+ and npm, like the other node-worker tests.
  */
 @Tag("node-worker")
+// Stays: the context runs a Node worker process and data directory of its own, which no other class reuses.
 @DirtiesContext
 @CapturesSpans
 @SpringBootTest(

@@ -16,10 +16,8 @@ import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
-import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * Who may not do what: another user's conversation, a conversation in a tenant-environment the caller
@@ -27,17 +25,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * a 400 problem naming the field.
  */
 @DatabaseTest
-@DirtiesContext
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-            "talkide.auth.local-users[0].username=alice",
-            "talkide.auth.local-users[0].password-hash={noop}alice-pw",
-            "talkide.auth.local-users[1].username=bob",
-            "talkide.auth.local-users[1].password-hash={noop}bob-pw",
-            "talkide.auth.local-users[2].username=carol",
-            "talkide.auth.local-users[2].password-hash={noop}carol-pw"
-        })
+@ConversationApiContext
 class ConversationApiRefusalTest {
 
     static final String ALICE = TestHttp.basic("alice", "alice-pw");

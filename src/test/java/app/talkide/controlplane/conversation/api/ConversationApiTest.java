@@ -23,10 +23,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
-import org.springframework.test.annotation.DirtiesContext;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -34,19 +32,7 @@ import tools.jackson.databind.JsonNode;
  * the embedded worker through the gateway and the simulator, the events read back, an interrupt.
  */
 @DatabaseTest
-@DirtiesContext
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-            "talkide.auth.local-users[0].username=alice",
-            "talkide.auth.local-users[0].password-hash={noop}alice-pw",
-            "talkide.auth.local-users[0].roles=USER",
-            // Lists only in the test that counts them, so other tests' conversations do not show.
-            "talkide.auth.local-users[1].username=lister",
-            "talkide.auth.local-users[1].password-hash={noop}lister-pw",
-            "talkide.worker.delivery.initial-backoff=50ms",
-            "talkide.worker.delivery.max-backoff=500ms"
-        })
+@ConversationApiContext
 class ConversationApiTest {
 
     static final String ALICE = TestHttp.basic("alice", "alice-pw");

@@ -16,25 +16,13 @@ import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import tools.jackson.databind.JsonNode;
 
 /** {@code GET /api/conversations/{id}/history}: whole turns, newest page first, and where to go live. */
 @DatabaseTest
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-            "talkide.auth.local-users[0].username=alice",
-            "talkide.auth.local-users[0].password-hash={noop}alice-pw",
-            "talkide.auth.local-users[0].roles=USER",
-            "talkide.auth.local-users[1].username=bob",
-            "talkide.auth.local-users[1].password-hash={noop}bob-pw",
-            "talkide.auth.local-users[1].roles=USER",
-            "talkide.conversations.compaction.enabled=false",
-            "talkide.conversations.compaction.after=0s"
-        })
+@ConversationApiContext
 class ConversationHistoryApiTest {
 
     static final String ALICE = TestHttp.basic("alice", "alice-pw");

@@ -37,6 +37,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * nothing.
  */
 @DatabaseTest
+// Stays: a configuration no other class has, so nothing could reuse the context; closing it frees its pool.
 @DirtiesContext
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,

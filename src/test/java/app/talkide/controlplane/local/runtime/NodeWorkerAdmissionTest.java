@@ -34,6 +34,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * throughout. Needs Node.js 20+ and npm (it fails saying so).
  */
 @Tag("node-worker")
+// Stays: the context runs a Node worker process and data directory of its own, which no other class reuses.
 @DirtiesContext
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,

@@ -32,6 +32,7 @@ import tools.jackson.databind.JsonNode;
  * Needs Node.js 20+ and npm (it fails saying so); the first run installs and builds {@code worker/}.
  */
 @Tag("node-worker")
+// Stays: the context runs a Node worker process and data directory of its own, which no other class reuses.
 @DirtiesContext
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,

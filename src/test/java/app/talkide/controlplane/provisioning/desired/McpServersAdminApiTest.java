@@ -2,67 +2,40 @@ package app.talkide.controlplane.provisioning.desired;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import app.talkide.controlplane.provisioning.DesiredStateChanged;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import java.net.http.HttpRequest;
-import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.event.EventListener;
-import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * A tenant-environment's MCP servers over HTTP (local mode, H2 and PostgreSQL): set, read back with every
  * header value redacted, announced as a desired-state change, and bad lists refused with 400 problem details
  * naming the field, before anything is stored.
  */
-@DirtiesContext
 @DatabaseTest
 @ExtendWith(OutputCaptureExtension.class)
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-            "talkide.auth.local-users[0].username=root",
-            "talkide.auth.local-users[0].password-hash={noop}root-pw",
-            "talkide.auth.local-users[0].roles=USER,ADMIN",
-            "talkide.auth.local-users[1].username=alice",
-            "talkide.auth.local-users[1].password-hash={noop}alice-pw",
-            "talkide.auth.local-users[1].roles=USER"
-        })
+@AdminApiContext
 class McpServersAdminApiTest {
 
     static final String ADMIN = TestHttp.basic("root", "root-pw");
     static final String ALICE = TestHttp.basic("alice", "alice-pw");
     static final String SECRET = "Bearer mcp-s3cret-value";
 
-    @TestConfiguration
-    static class Events {
-        final List<DesiredStateChanged> seen = new CopyOnWriteArrayList<>();
-
-        @EventListener
-        void on(DesiredStateChanged event) {
-            seen.add(event);
-        }
-    }
-
     @LocalServerPort
     int port;
 
     @Autowired
-    Events events;
+    DesiredStateEvents events;
 
     @Autowired
     DesiredStates desiredStates;

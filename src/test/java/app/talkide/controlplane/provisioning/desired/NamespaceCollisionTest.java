@@ -14,7 +14,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
@@ -23,13 +22,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * the namespace decides, so it holds across replicas).
  */
 @DatabaseTest
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-            "talkide.auth.local-users[0].username=root",
-            "talkide.auth.local-users[0].password-hash={noop}root-pw",
-            "talkide.auth.local-users[0].roles=USER,ADMIN"
-        })
+@AdminApiContext
 class NamespaceCollisionTest {
 
     static final String ADMIN = TestHttp.basic("root", "root-pw");

@@ -8,59 +8,32 @@ import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.token.identity.IdentityTokens;
 import java.net.http.HttpRequest;
-import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * The tenant-environment admin API over HTTP in local mode (no cluster): desired state set, read, listed and
  * deleted; names, reserved namespaces and hostile labels refused with 400 problem details.
  */
-@DirtiesContext
 @DatabaseTest
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-            "talkide.auth.local-users[0].username=root",
-            "talkide.auth.local-users[0].password-hash={noop}root-pw",
-            "talkide.auth.local-users[0].roles=USER,ADMIN",
-            "talkide.auth.local-users[1].username=alice",
-            "talkide.auth.local-users[1].password-hash={noop}alice-pw",
-            "talkide.auth.local-users[1].roles=USER",
-            "talkide.provisioning.control-plane-namespace=talkide-prod"
-        })
+@AdminApiContext
 class TenantEnvironmentAdminApiTest {
 
     static final String ADMIN = TestHttp.basic("root", "root-pw");
     static final String ALICE = TestHttp.basic("alice", "alice-pw");
 
-    @TestConfiguration
-    static class Events {
-        final List<DesiredStateChanged> seen = new CopyOnWriteArrayList<>();
-
-        @EventListener
-        void on(DesiredStateChanged event) {
-            seen.add(event);
-        }
-    }
-
     @LocalServerPort
     int port;
 
     @Autowired
-    Events events;
+    DesiredStateEvents events;
 
     @Autowired
     IdentityTokens identityTokens;

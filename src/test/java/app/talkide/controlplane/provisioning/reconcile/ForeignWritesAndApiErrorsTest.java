@@ -22,6 +22,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * What others write into our objects (an admission webhook's sidecar and environment variable), extra
  * labels an operator drops, and API errors that go away by themselves.
  */
+// Stays: this class's mock API server stops after it, leaving the context bound to a dead cluster.
 @DirtiesContext
 @DatabaseTest
 @SpringBootTest(

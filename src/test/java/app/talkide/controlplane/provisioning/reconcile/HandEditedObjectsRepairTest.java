@@ -46,6 +46,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * token): a RoleBinding recreated with another {@code roleRef} (immutable, so it is replaced, not patched), and a session volume grown by hand is not drift (a claim can only grow). A namespace deleted
  * by hand is recreated with everything in it.
  */
+// Stays: this class's mock API server stops after it, leaving the context bound to a dead cluster.
 @DirtiesContext
 @DatabaseTest
 @SpringBootTest(

@@ -39,6 +39,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * Reconciling against fabric8's CRUD mock API server: what the first pass creates, that a steady state
  * writes nothing, drift repair per kind, the foreign-namespace guard, and deprovisioning.
  */
+// Stays: this class's mock API server stops after it, leaving the context bound to a dead cluster.
 @DirtiesContext
 @DatabaseTest
 @SpringBootTest(

@@ -27,6 +27,7 @@ import tools.jackson.databind.json.JsonMapper;
  * changed list patches that Secret alone (the kubelet updates the file; the worker is not rolled), and a steady
  * state writes nothing.
  */
+// Stays: this class's mock API server stops after it, leaving the context bound to a dead cluster.
 @DirtiesContext
 @DatabaseTest
 @SpringBootTest(

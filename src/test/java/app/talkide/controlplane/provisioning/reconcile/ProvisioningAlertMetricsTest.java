@@ -18,6 +18,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * environment is reconciled and its identity token rotated against fabric8's mock API server, then the
  * Prometheus registry is scraped.
  */
+// Stays: this class's mock API server stops after it, leaving the context bound to a dead cluster.
 @DirtiesContext
 @DatabaseTest
 @SpringBootTest(

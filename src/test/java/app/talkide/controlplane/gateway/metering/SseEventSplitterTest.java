@@ -21,7 +21,7 @@ class SseEventSplitterTest {
             pieces.add(new Piece(new String(bytes, offset, length, StandardCharsets.UTF_8), complete));
 
     @ParameterizedTest
-    @ValueSource(strings = {"\n\n", "\r\n\r\n", "\r\r", "\r\n\n"})
+    @ValueSource(strings = {"\n\n", "\r\n\r\n", "\r\r", "\r\n\n", "\n\r\n", "\n\r", "\r\n\r", "\r\r\n"})
     void eachBlankLineFormEndsAnEventWhereverTheReadsAreCut(String blank) throws Exception {
         String first = "event: ping" + blank.substring(0, blank.length() / 2) + "data: {}" + blank;
         String second = "data: {\"n\":2}" + blank;

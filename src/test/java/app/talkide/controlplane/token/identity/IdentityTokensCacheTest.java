@@ -36,6 +36,7 @@ class IdentityTokensCacheTest {
     void anIssuedTokenIsStoredByItsHashAndVerifiesUntilTheInstantItExpires() {
         IssuedIdentityToken issued = tokens.issue(SCOPE);
         assertThat(issued.expiresAt()).isEqualTo(START.plus(Duration.ofDays(90)));
+        assertThat(issued.toString()).doesNotContain(issued.token()).contains("token=<redacted>");
         verify(repository).insert(any(), eq(IdentityTokenValue.hash(issued.token())));
         record(issued.id(), issued.token(), issued.expiresAt(), null);
 

@@ -56,6 +56,9 @@ class MintControllerTest {
                 .doesNotContain("jwt")
                 .contains(NOW.plusSeconds(120).toString());
         assertThat(count("issued")).isEqualTo(1);
+        assertThat(new IssuedWorkerToken("jwt", NOW).toString())
+                .doesNotContain("jwt")
+                .contains("token=<redacted>");
     }
 
     @Test

@@ -82,6 +82,30 @@ class SseEventSplitterTest {
     }
 
     @Test
+    void aHeldTailLongerThanTwiceTheBufferIsKeptWhole() throws Exception {
+        String big = event(1_000);
+        byte[] bytes = bytes(big);
+        SseEventSplitter splitter = new SseEventSplitter(1 << 20);
+        splitter.feed(bytes, 0, 10, sink);
+        splitter.feed(bytes, 10, 980, sink);
+        splitter.feed(bytes, 990, 10, sink);
+
+        assertThat(pieces).containsExactly(new Piece(big, true));
+    }
+
+    @Test
+    void anOversizedEventEndingInACrAtTheEndOfAReadEndsThere() throws Exception {
+        String over = event(60).replace("\n\n", "\n\r");
+        SseEventSplitter splitter = new SseEventSplitter(40);
+        splitter.feed(bytes(over), 0, over.length(), sink);
+        splitter.feed(bytes("data: {}\n\n"), 0, 10, sink);
+
+        assertThat(pieces.getLast()).isEqualTo(new Piece("data: {}\n\n", true));
+        assertThat(pieces.subList(0, pieces.size() - 1))
+                .allSatisfy(piece -> assertThat(piece.complete()).isFalse());
+    }
+
+    @Test
     void finishPassesAnUnterminatedTailOnceAndNothingWhenNoneIsLeft() throws Exception {
         SseEventSplitter splitter = new SseEventSplitter(1024);
         splitter.feed(bytes("data: {}\n\ndata: cut"), 0, 19, sink);

@@ -103,6 +103,7 @@ class SseEventSplitterTest {
         assertThat(pieces.getLast()).isEqualTo(new Piece("data: {}\n\n", true));
         assertThat(pieces.subList(0, pieces.size() - 1))
                 .allSatisfy(piece -> assertThat(piece.complete()).isFalse());
+        assertThat(pieces).allSatisfy(piece -> assertThat(piece.text()).isNotEmpty());
     }
 
     @Test

@@ -17,6 +17,8 @@ class StreamMeterTest {
     @Test
     void anEventWithoutDataIsNamedAndMetersNothing() {
         assertThat(accept("event: ping\n\n")).isEqualTo("ping");
+        assertThat(accept("event: ping\ndata: {\"type\":\"ping\"}\n\n")).isEqualTo("ping");
+        assertThat(accept("event: content_block_stop\ndata: {\"index\":0}\n\n")).isEqualTo("content_block_stop");
         assertThat(accept(": comment\n\n")).isEmpty();
         assertThat(meter.outputSoFar()).isZero();
     }
@@ -36,6 +38,13 @@ class StreamMeterTest {
         assertThat(meter.model()).isEqualTo("m");
         assertThat(meter.outputSoFar()).isEqualTo(3); // 7 characters, 3 to a token, rounded up
         assertThat(meter.counts()).isEqualTo(new TokenCounts(4, 0, 0, 0, 3));
+    }
+
+    @Test
+    void anUnnamedDeltaWithoutTextStillCountsAsAToken() {
+        accept("data: {\"type\":\"content_block_delta\",\"delta\":{\"type\":\"text_delta\",\"text\":\"\"}}\n\n");
+
+        assertThat(meter.outputSoFar()).isEqualTo(1);
     }
 
     @Test

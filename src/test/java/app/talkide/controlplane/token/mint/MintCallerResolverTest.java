@@ -3,6 +3,8 @@ package app.talkide.controlplane.token.mint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
@@ -62,6 +64,8 @@ class MintCallerResolverTest {
                                     .isEqualTo("Bearer error=\"invalid_token\""));
             assertThat(request.getInputStream().available()).as(authorization).isZero();
         }
+        // no bearer token at all: the verifier is asked about none, not about an empty one
+        verify(identityTokens, times(3)).verify(null);
         assertThat(meters.counter("talkide.worker.token.mints", "outcome", "unauthenticated")
                         .count())
                 .isEqualTo(4);

@@ -55,18 +55,18 @@ final class DeltaLength {
                 int name = json.name(DELTA_NAMES);
                 if (!json.atString()) {
                     json.skipValue(3);
-                } else if (name == TYPE) {
-                    int type = json.stringAmong(TYPES);
-                    field = type < 0 ? -1 : FIELD_OF_TYPE[type];
-                } else if (name > 0) {
-                    long length = json.stringLength();
-                    switch (name) {
-                        case 1 -> text = length;
-                        case 2 -> thinking = length;
-                        default -> partialJson = length;
+                    continue;
+                }
+                switch (name) {
+                    case TYPE -> {
+                        int type = json.stringAmong(TYPES);
+                        field = type < 0 ? -1 : FIELD_OF_TYPE[type];
                     }
-                } else {
-                    json.skipValue(3); // signature, citation and fields yet to come are not output the model wrote
+                    case 1 -> text = json.stringLength();
+                    case 2 -> thinking = json.stringLength();
+                    case 3 -> partialJson = json.stringLength();
+                    // signature, citation and fields yet to come are not output the model wrote
+                    default -> json.skipValue(3);
                 }
             } while (json.nextMember());
         }

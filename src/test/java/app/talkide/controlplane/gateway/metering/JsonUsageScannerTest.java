@@ -27,6 +27,16 @@ class JsonUsageScannerTest {
     }
 
     @Test
+    void aCacheCreationObjectOutsideUsageIsNotUsage() {
+        byte[] bytes = ("{\"other\":{\"cache_creation\":{\"ephemeral_1h_input_tokens\":7}},"
+                        + "\"usage\":{\"input_tokens\":1,\"output_tokens\":2}}")
+                .getBytes(StandardCharsets.UTF_8);
+        JsonUsageScanner scanner = new JsonUsageScanner();
+        scanner.feed(bytes, 0, bytes.length);
+        assertThat(scanner.counts()).isEqualTo(new TokenCounts(1, 0, 0, 0, 2));
+    }
+
+    @Test
     void aBodyThatIsNotJsonYieldsNoUsage() {
         byte[] bytes = "<html>bad gateway</html>".getBytes(StandardCharsets.UTF_8);
         JsonUsageScanner scanner = new JsonUsageScanner();

@@ -21,7 +21,7 @@ class SseEventSplitterTest {
             pieces.add(new Piece(new String(bytes, offset, length, StandardCharsets.UTF_8), complete));
 
     @ParameterizedTest
-    @ValueSource(strings = {"\n\n", "\r\n\r\n", "\r\r", "\r\n\n"})
+    @ValueSource(strings = {"\n\n", "\r\n\r\n", "\r\r", "\r\n\n", "\n\r\n", "\n\r", "\r\n\r", "\r\r\n"})
     void eachBlankLineFormEndsAnEventWhereverTheReadsAreCut(String blank) throws Exception {
         String first = "event: ping" + blank.substring(0, blank.length() / 2) + "data: {}" + blank;
         String second = "data: {\"n\":2}" + blank;
@@ -79,6 +79,31 @@ class SseEventSplitterTest {
         }
 
         assertThat(pieces).containsExactly(new Piece(big, true), new Piece(big, true));
+    }
+
+    @Test
+    void aHeldTailLongerThanTwiceTheBufferIsKeptWhole() throws Exception {
+        String big = event(1_000);
+        byte[] bytes = bytes(big);
+        SseEventSplitter splitter = new SseEventSplitter(1 << 20);
+        splitter.feed(bytes, 0, 10, sink);
+        splitter.feed(bytes, 10, 980, sink);
+        splitter.feed(bytes, 990, 10, sink);
+
+        assertThat(pieces).containsExactly(new Piece(big, true));
+    }
+
+    @Test
+    void anOversizedEventEndingInACrAtTheEndOfAReadEndsThere() throws Exception {
+        String over = event(60).replace("\n\n", "\n\r");
+        SseEventSplitter splitter = new SseEventSplitter(40);
+        splitter.feed(bytes(over), 0, over.length(), sink);
+        splitter.feed(bytes("data: {}\n\n"), 0, 10, sink);
+
+        assertThat(pieces.getLast()).isEqualTo(new Piece("data: {}\n\n", true));
+        assertThat(pieces.subList(0, pieces.size() - 1))
+                .allSatisfy(piece -> assertThat(piece.complete()).isFalse());
+        assertThat(pieces).allSatisfy(piece -> assertThat(piece.text()).isNotEmpty());
     }
 
     @Test

@@ -84,6 +84,37 @@ class PriceListTest {
     }
 
     @Test
+    void aLongerPatternWinsWhateverOrderTheFamiliesAreConfiguredIn() {
+        Map<String, GatewayProperties.Family> families = new java.util.LinkedHashMap<>();
+        families.put("broad", new GatewayProperties.Family(List.of("claude-*"), 1, 1));
+        families.put("narrow", new GatewayProperties.Family(List.of("claude-x-*"), 2, 2));
+        families.put("mine", new GatewayProperties.Family(List.of("claude-sonnet-*"), 3, 3));
+        PriceList prices = prices(families);
+
+        assertThat(prices.forModel("claude-x-1").family()).isEqualTo("narrow");
+        assertThat(prices.forModel("claude-y-1").family()).isEqualTo("broad");
+        // as specific as the built-in sonnet pattern: the operator's wins the tie
+        assertThat(prices.forModel("claude-sonnet-4").family()).isEqualTo("mine");
+    }
+
+    @Test
+    void aPatternMatchesTheWholeIdFromItsFirstCharacter() {
+        PriceList prices = prices(Map.of());
+        assertThat(prices.forModel("my-claude-sonnet-4").family()).isEqualTo(PriceList.UNKNOWN);
+        assertThat(prices.forModel("claude-sonnet").family()).isEqualTo(PriceList.UNKNOWN);
+        assertThat(prices.forModel("claude-sonnet-").family()).isEqualTo("sonnet");
+    }
+
+    @Test
+    void aCachePriceRoundsUpToTheNextMicroDollarPerMillion() {
+        PriceList prices = prices(Map.of("odd", new GatewayProperties.Family(List.of("odd-*"), 1, 1)));
+        ModelPrice odd = prices.forModel("odd-1");
+        assertThat(odd.cacheWrite5m()).isEqualTo(2);
+        assertThat(odd.cacheWrite1h()).isEqualTo(2);
+        assertThat(odd.cacheRead()).isEqualTo(1);
+    }
+
+    @Test
     void familiesBindFromConfigurationAndAreValidated() {
         ApplicationContextRunner runner = new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class))

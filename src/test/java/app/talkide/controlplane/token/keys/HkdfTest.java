@@ -39,6 +39,15 @@ class HkdfTest {
     }
 
     @Test
+    void outputLengthsUpToTheRfcLimitAreDerived() {
+        assertThat(Hkdf.derive(new byte[32], new byte[0], new byte[0], 1)).hasSize(1);
+        assertThat(Hkdf.derive(new byte[32], new byte[0], new byte[0], 255 * 32))
+                .hasSize(255 * 32);
+        assertThatThrownBy(() -> Hkdf.derive(new byte[32], new byte[0], new byte[0], 0))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void outputLengthBeyondRfcLimitIsRefused() {
         assertThatThrownBy(() -> Hkdf.derive(new byte[32], new byte[0], new byte[0], 255 * 32 + 1))
                 .isInstanceOf(IllegalArgumentException.class);

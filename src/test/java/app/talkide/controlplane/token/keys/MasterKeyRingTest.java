@@ -26,7 +26,7 @@ class MasterKeyRingTest {
                     .isPresent();
         }
 
-        assertThat(keys.cachedCount()).isLessThanOrEqualTo(DerivedKeys.MAX_CACHED);
+        assertThat(keys.cachedCount()).isBetween(1L, (long) DerivedKeys.MAX_CACHED);
     }
 
     @Test
@@ -71,6 +71,9 @@ class MasterKeyRingTest {
         assertThatThrownBy(() -> MasterKeyRing.parse(List.of("k1:%%%notbase64%%%"), "k1"))
                 .hasMessageContaining("not valid base64");
         assertThatThrownBy(() -> MasterKeyRing.parse(List.of("no-colon"), "k1")).hasMessageContaining("kid:base64");
+        assertThatThrownBy(() -> MasterKeyRing.parse(List.of("k1:"), "k1")).hasMessageContaining("kid:base64");
+        assertThatThrownBy(() -> MasterKeyRing.parse(List.of(":" + SECRET_A), "k1"))
+                .hasMessageContaining("kid:base64");
         assertThatThrownBy(() -> MasterKeyRing.parse(List.of("k1:" + SECRET_A, "k1:" + SECRET_B), "k1"))
                 .hasMessageContaining("listed twice");
         assertThatThrownBy(() -> MasterKeyRing.parse(List.of("k1:" + SECRET_A), "k2"))
@@ -96,9 +99,36 @@ class MasterKeyRingTest {
     }
 
     @Test
+    void eachDevelopmentKeyFileGetsItsOwnRandomKey(@TempDir Path dir) {
+        TenantEnvironmentId scope = TenantEnvironmentId.of("demo", "dev");
+        byte[] one = new DerivedKeys(DevelopmentMasterKeys.loadOrCreate(dir.resolve("a/keys.properties")))
+                .signing(KeyPurpose.COMMAND, scope)
+                .secret();
+        byte[] two = new DerivedKeys(DevelopmentMasterKeys.loadOrCreate(dir.resolve("b/keys.properties")))
+                .signing(KeyPurpose.COMMAND, scope)
+                .secret();
+        byte[] ofZeros = new DerivedKeys(MasterKeyRing.parse(List.of("dev-1:" + SECRET_A), "dev-1"))
+                .signing(KeyPurpose.COMMAND, scope)
+                .secret();
+
+        assertThat(one).isNotEqualTo(two).isNotEqualTo(ofZeros);
+    }
+
+    @Test
+    void aMasterKeyIsKnownByItsKid() {
+        MasterKey key = MasterKey.parse("k1:" + SECRET_B);
+        assertThat(key).isEqualTo(MasterKey.parse("k1:" + SECRET_A)).isNotEqualTo(MasterKey.parse("k2:" + SECRET_B));
+        assertThat(key).isNotEqualTo("k1");
+        assertThat(key.hashCode()).isEqualTo("k1".hashCode());
+    }
+
+    @Test
     void toStringNeverShowsKeyMaterial() {
         MasterKey key = MasterKey.parse("k1:" + SECRET_B);
         assertThat(key.toString()).doesNotContain(SECRET_B).contains("redacted");
+        DerivedKey derived = new DerivedKeys(MasterKeyRing.parse(List.of("k1:" + SECRET_B), "k1"))
+                .signing(KeyPurpose.COMMAND, TenantEnvironmentId.of("demo", "dev"));
+        assertThat(derived.toString()).isEqualTo("DerivedKey[kid=k1, secret=<redacted>]");
     }
 
     static byte[] filled(int length, int value) {

@@ -282,6 +282,7 @@ class WorkerTokenVerifierTest {
         assertRejected(null, RejectionReason.MISSING);
         assertRejected("  ", RejectionReason.MISSING);
         assertRejected("x".repeat(4097), RejectionReason.OVERSIZED);
+        assertRejected("x".repeat(4096), RejectionReason.MALFORMED); // at the limit: read, and found wanting
     }
 
     private ConversationScope scope() {

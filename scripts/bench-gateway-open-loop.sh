@@ -13,14 +13,14 @@
 # OPEN_LOOP_RATES: calls per second to sweep, about as many streams open (default "250 500 1000").
 # OPEN_LOOP_WARMUP: seconds each target is loaded at the highest rate before measuring (default 60: the
 # gateway's JIT needs a minute or more of load on two cores). OPEN_LOOP_CLIENT: the upstream client of
-# the gateway and its bare proxy (default own). PostgreSQL: 127.0.0.1:5432 as $PGUSER (postgres), trust.
+# the gateway and its bare proxy (default jetty). PostgreSQL: 127.0.0.1:5432 as $PGUSER (postgres), trust.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SECS="${1:-20}"
 read -r -a RATES <<<"${OPEN_LOOP_RATES:-250 500 1000}"
 WARMUP="${OPEN_LOOP_WARMUP:-60}"
-CLIENT="${OPEN_LOOP_CLIENT:-own}"
+CLIENT="${OPEN_LOOP_CLIENT:-jetty}"
 PGUSER="${PGUSER:-postgres}"
 TOOLS=scripts/bench-gateway
 DB="bench_open_loop_$$"

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Gateway benchmark, one invocation, every part in a process of its own: a fast Anthropic stand-in (Node,
 # scripts/bench-gateway/upstream.mjs); the control plane's gateway in front of it once per upstream client
-# (talkide.gateway.upstream-client: own, jetty, jdk; and "jackson": the own client metering deltas with
-# Jackson's non-blocking parser instead of JsonCursor), each with budgets on a fresh PostgreSQL database of
+# (talkide.gateway.upstream-client: jetty, the default, and jdk), each with budgets on a fresh PostgreSQL database of
 # its own; a bare Java proxy on the same HTTP stack per client (BareProxyServer: the physical baseline of
 # a Java gateway); the Portkey gateway (npm @portkey-ai/gateway, pinned in
 # scripts/bench-gateway/package-lock.json, on the Node 22 of scripts/lib/node.sh); and the load generator
@@ -25,7 +24,7 @@ STREAMS="${3:-1000}"
 PGUSER="${PGUSER:-postgres}"
 TOOLS=scripts/bench-gateway
 DB="bench_gateway_$$"
-CLIENTS=(own jetty jdk jackson)
+CLIENTS=(jetty jdk)
 ROUNDS="${BENCH_ROUNDS:-1}"
 RUN="$(mktemp -d)"
 source "$TOOLS/processes.sh"
@@ -48,7 +47,7 @@ done
 start_upstream
 for c in "${CLIENTS[@]}"; do
   start_gateway "$c" "${DB}_$c"
-  [ "$c" = jackson ] || start_bare "$c" # the same bare proxy as own
+  start_bare "$c"
 done
 start_portkey
 
@@ -61,7 +60,7 @@ pg_cpu() { # database
   done
   echo "$sum"
 }
-# Transactions committed in each gateway's database, one line "own=N jetty=N jdk=N".
+# Transactions committed in each gateway's database, one line "jetty=N jdk=N".
 commits() {
   # A backend reports its counters when it goes idle, at most once a second, or 10 s later: wait that out.
   sleep 11
@@ -93,7 +92,7 @@ echo "warming up until each target's rate settles (JIT, connections, budget leas
 for c in "${CLIENTS[@]}"; do
   warm "gateway ($c client), streaming" "${GATEWAY[$c]}" stream "X-Worker-Token=${TOKEN[$c]}"
   warm "gateway ($c client), non-streaming" "${GATEWAY[$c]}" json "X-Worker-Token=${TOKEN[$c]}"
-  [ "$c" = jackson ] || warm "bare Java proxy ($c client), streaming" "${BARE[$c]}" stream
+  warm "bare Java proxy ($c client), streaming" "${BARE[$c]}" stream
 done
 warm "direct, streaming" "$DIRECT" stream
 warm "Portkey, non-streaming" "$PORTKEY" json "${PORTKEY_HEADERS[@]}"
@@ -111,9 +110,7 @@ for round in $(seq 1 "$ROUNDS"); do
     measure "r$round.gateway_${c}_1_stream" "${GATEWAY[$c]}" 1 "-$ONE" stream "X-Worker-Token=${TOKEN[$c]}"
   done
   measure "r$round.direct_16_stream" "$DIRECT" 16 "$SECS" stream
-  for c in "${CLIENTS[@]}"; do
-    [ "$c" = jackson ] || measure "r$round.bare_${c}_16_stream" "${BARE[$c]}" 16 "$SECS" stream
-  done
+  for c in "${CLIENTS[@]}"; do measure "r$round.bare_${c}_16_stream" "${BARE[$c]}" 16 "$SECS" stream; done
   echo "r$round.commits_before $(commits)" | tee -a "$results"
   for c in "${CLIENTS[@]}"; do
     [ -z "${BENCH_JFR:-}" ] || "$(dirname "$JAVA")/jcmd" "${GATEWAY_PID[$c]}" JFR.start name=bench settings=profile \

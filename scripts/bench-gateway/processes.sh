@@ -36,11 +36,9 @@ start_upstream() {
 
 # The control plane (GatewayBenchServer) with the given upstream client, budgets on the given database,
 # in front of the stand-in. Sets GATEWAY[client] (its Messages URL), TOKEN[client], GATEWAY_PID[client].
-# The variant "jackson" is the own client metering deltas with Jackson's parser instead of JsonCursor.
 start_gateway() { # client database
-  local c="$1" client="$1" opts="" port token
-  if [ "$c" = jackson ]; then client=own; opts="-Dtalkide.gateway.delta-reader=jackson"; fi
-  "$JAVA" -Xmx512m -Xms512m ${BENCH_SERVER_OPTS:-} $opts -Dtalkide.gateway.upstream-client="$client" -cp "$CP" \
+  local c="$1" port token
+  "$JAVA" -Xmx512m -Xms512m ${BENCH_SERVER_OPTS:-} -Dtalkide.gateway.upstream-client="$c" -cp "$CP" \
     app.talkide.controlplane.bench.GatewayBenchServer "jdbc:postgresql://127.0.0.1:5432/$2" "$PGUSER" \
     "http://127.0.0.1:$UP" >"$RUN/gateway-$c.log" 2>&1 & PIDS+=($!)
   GATEWAY_PID[$c]=$!

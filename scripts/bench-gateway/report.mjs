@@ -1,9 +1,5 @@
 // Reads the results of scripts/bench-gateway.sh and prints one table per round, then the medians over the
-// rounds and the rule for the upstream client: the own client stays only if the whole gateway is at least
-// 15 % faster with it than with the better library client, in 16-client streaming req/s or 1-client
-// first-byte p99; and for JsonCursor: it stays only if the gateway is at least 5 % faster with it than with
-// Jackson's parser (the "jackson" variant: own client, Jackson deltas), by the same measures.
-//   node report.mjs <results file> <client>...
+// rounds, per upstream client.  node report.mjs <results file> <client>...
 import fs from "node:fs";
 
 const [file, ...clients] = process.argv.slice(2);
@@ -34,7 +30,7 @@ for (const [round, r] of Object.entries(rounds)) {
   console.log("| client | bare proxy streaming | gateway streaming | of direct | of its bare proxy | gateway non-streaming | × Portkey | p50 / p99 ms | 1 client first byte added p50 / p99 ms | commits per call | PostgreSQL CPU ms per call |");
   console.log("|---|---|---|---|---|---|---|---|---|---|---|");
   for (const c of clients) {
-    const bare = r[`bare_${c === "jackson" ? "own" : c}_16_stream`].rps;
+    const bare = r[`bare_${c}_16_stream`].rps;
     const gw = r[`gateway_${c}_16_stream`];
     const json = r[`gateway_${c}_16_json`];
     const one = r[`gateway_${c}_1_stream`];
@@ -65,19 +61,4 @@ console.log("|---|---|---|---|---|---|---|---|");
 const m = (name) => median(figures[name]);
 for (const c of clients) {
   console.log(`| ${c} | ${f(m(`${c}.stream`), 0)} | ${f(100 * m(`${c}.ofDirect`), 1)} % | ${f(100 * m(`${c}.ofBare`), 1)} % | ${f(m(`${c}.portkey`))} | ${f(m(`${c}.ttfb50`))} / ${f(m(`${c}.ttfb99`))} | ${f(m(`${c}.commits`), 3)} | ${f(m(`${c}.pgcpu`), 3)} |`);
-}
-if (clients.includes("own") && clients.length > 1) {
-  const others = clients.filter((c) => c !== "own" && c !== "jackson");
-  const bestStream = Math.max(...others.map((c) => m(`${c}.stream`)));
-  const bestP99 = Math.min(...others.map((c) => m(`${c}.ttfb99`)));
-  const streamGain = m("own.stream") / bestStream - 1;
-  const p99Gain = bestP99 / m("own.ttfb99") - 1;
-  const keepOwn = streamGain >= 0.15 || p99Gain >= 0.15;
-  console.log(`\nThe own client against the better library client: streaming ${f(100 * streamGain, 1)} %, first-byte p99 ${f(100 * p99Gain, 1)} % faster (rule: ≥ 15 % in either): ${keepOwn ? "keep it" : "library client"}.`);
-}
-if (clients.includes("own") && clients.includes("jackson")) {
-  const streamGain = m("own.stream") / m("jackson.stream") - 1;
-  const p99Gain = m("jackson.ttfb99") / m("own.ttfb99") - 1;
-  const keepCursor = streamGain >= 0.05 || p99Gain >= 0.05;
-  console.log(`JsonCursor against Jackson's parser: streaming ${f(100 * streamGain, 1)} %, first-byte p99 ${f(100 * p99Gain, 1)} % faster (rule: ≥ 5 % in either): ${keepCursor ? "keep it" : "Jackson"}.`);
 }

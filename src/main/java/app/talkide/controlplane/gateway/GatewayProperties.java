@@ -37,8 +37,8 @@ import org.springframework.validation.annotation.Validated;
  *     trickle in: the server's idle timeout restarts on every byte, this does not
  * @param outputSliceTokens output tokens reserved up front and added per extension while a stream runs
  * @param pricing prices per model family
- * @param upstreamClient which HTTP client calls the upstream: {@code own} (the gateway's own HTTP/1.1
- *     client), {@code jetty} (Jetty's HttpClient) or {@code jdk} (the JDK's HttpClient)
+ * @param upstreamClient which HTTP client calls the upstream: {@code jetty} (Jetty's HttpClient, on the
+ *     server's own Jetty) or {@code jdk} (the JDK's HttpClient)
  */
 @Validated
 @ConfigurationProperties("talkide.gateway")
@@ -55,7 +55,7 @@ public record GatewayProperties(
         @NotNull @DefaultValue("60s") Duration bodyReadTimeout,
         @Positive @DefaultValue("4096") int outputSliceTokens,
         @Valid @DefaultValue Pricing pricing,
-        @NotNull @DefaultValue("own") UpstreamClientKind upstreamClient) {
+        @NotNull @DefaultValue("jetty") UpstreamClientKind upstreamClient) {
 
     public GatewayProperties {
         apiKey = apiKey == null ? "" : apiKey.strip();
@@ -63,7 +63,6 @@ public record GatewayProperties(
 
     /** The HTTP clients the gateway can call its upstream with. */
     public enum UpstreamClientKind {
-        OWN,
         JETTY,
         JDK
     }

@@ -37,8 +37,9 @@ public final class BareProxyServer {
 
     public static void main(String[] args) throws Exception {
         String upstream = args[0];
-        UpstreamClientKind kind =
-                args.length > 1 ? UpstreamClientKind.valueOf(args[1].toUpperCase(Locale.ROOT)) : UpstreamClientKind.OWN;
+        UpstreamClientKind kind = args.length > 1
+                ? UpstreamClientKind.valueOf(args[1].toUpperCase(Locale.ROOT))
+                : UpstreamClientKind.JETTY;
         HttpServlet relay =
                 new GatewayClientRelay(StandaloneUpstreamClient.of(kind), new BenchUpstream(URI.create(upstream)));
         QueuedThreadPool threads = new QueuedThreadPool(4096);

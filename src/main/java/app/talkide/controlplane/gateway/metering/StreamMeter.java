@@ -19,12 +19,8 @@ public final class StreamMeter {
     static final int CHARS_PER_TOKEN = 3;
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    // Which delta reader meters the stream, for the benchmark that chooses between them (see performance.md).
-    private static final boolean JACKSON_DELTAS =
-            "jackson".equals(System.getProperty("talkide.gateway.delta-reader", "cursor"));
-
     private final UsageCounter usage = new UsageCounter();
-    private final @Nullable StreamDeltaLength deltas = JACKSON_DELTAS ? new StreamDeltaLength() : null;
+    private final StreamDeltaLength deltas = new StreamDeltaLength();
     private @Nullable String model;
     private long deltaChars;
     private long deltaEvents;
@@ -41,9 +37,7 @@ public final class StreamMeter {
         switch (event.type()) {
             case "content_block_delta" -> {
                 // Nearly every event of a stream: read the one length wanted without building a tree.
-                long chars = deltas != null
-                        ? deltas.of(event.data(), event.dataOffset(), event.dataLength())
-                        : DeltaLength.of(event.data(), event.dataOffset(), event.dataLength());
+                long chars = deltas.of(event.data(), event.dataOffset(), event.dataLength());
                 if (chars >= 0) {
                     deltaEvents++;
                     deltaChars += chars;

@@ -33,7 +33,6 @@ public class UpstreamClients {
             Duration bodySilence,
             SSLContext tls) {
         return switch (kind) {
-            case OWN -> new OwnUpstreamClient(connectTimeout, responseTimeout, tls.getSocketFactory());
             case JETTY -> new JettyUpstreamClient(connectTimeout, responseTimeout, bodySilence, tls);
             case JDK -> new JdkUpstreamClient(connectTimeout, responseTimeout, tls);
         };

@@ -111,6 +111,6 @@ class StallWatchdogTest {
                 Duration.ofSeconds(60),
                 4096,
                 new GatewayProperties.Pricing(Map.of(), 125, 200, 10),
-                GatewayProperties.UpstreamClientKind.OWN);
+                GatewayProperties.UpstreamClientKind.JETTY);
     }
 }

@@ -150,6 +150,6 @@ class PriceListTest {
                 Duration.ofSeconds(60),
                 4096,
                 new GatewayProperties.Pricing(families, 125, 200, 10),
-                GatewayProperties.UpstreamClientKind.OWN));
+                GatewayProperties.UpstreamClientKind.JETTY));
     }
 }

@@ -59,7 +59,7 @@ final class JettyUpstreamClient implements UpstreamClient {
         this.exchangeIdleMillis = Math.max(responseTimeoutMillis, bodySilence.toMillis()) + 60_000;
         SslContextFactory.Client ssl = new SslContextFactory.Client();
         ssl.setSslContext(tls); // endpoint identification is HTTPS by default
-        ClientConnector connector = new ClientConnector();
+        ClientConnector connector = new QuickAckConnector();
         connector.setSslContextFactory(ssl);
         connector.setConnectTimeout(connectTimeout);
         QueuedThreadPool threads = new QueuedThreadPool();

@@ -103,7 +103,8 @@ final class SettlementCommit {
     private void shrinkLeases(Map<String, UserSettlement> users) {
         List<Map.Entry<String, UserSettlement>> run = new ArrayList<>();
         for (Map.Entry<String, UserSettlement> user : users.entrySet()) {
-            if (user.getValue().leased) {
+            // A lease that shrinks by nothing has nothing to give back: no statement for it.
+            if (user.getValue().leased && user.getValue().shrink != 0) {
                 run.add(user);
             }
             if (user.getValue().topUp != null) {

@@ -233,17 +233,10 @@ public class BudgetLeases implements DisposableBean {
 
     /**
      * In a settlement's transaction: takes what calls spent off this replica's lease rows, in one round
-     * trip; for each, whether the lease was still there (a shrink by nothing always is).
+     * trip; for each, whether the lease was still there.
      */
     public boolean[] shrink(List<Shrink> shrinks) {
-        List<Shrink> sent =
-                shrinks.stream().filter(shrink -> shrink.micros() != 0).toList();
-        boolean[] there = sent.isEmpty() ? new boolean[0] : rows.shrink(sent, replica);
-        boolean[] all = new boolean[shrinks.size()];
-        for (int i = 0, j = 0; i < all.length; i++) {
-            all[i] = shrinks.get(i).micros() == 0 || there[j++];
-        }
-        return all;
+        return shrinks.isEmpty() ? new boolean[0] : rows.shrink(shrinks, replica);
     }
 
     /** This replica's lease of the user, if it holds one. */

@@ -12,7 +12,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
@@ -79,22 +81,17 @@ class NodeWorkerAdmissionTest {
                 .toList();
         List<SseClient> streams = conversations.stream().map(this::stream).toList();
         AtomicInteger mostEngines = new AtomicInteger();
-        AtomicBoolean sampling = new AtomicBoolean(true);
-        Thread sampler = Thread.ofPlatform().daemon().start(() -> {
-            while (sampling.get()) {
-                ProcessHandle.of(workerPid)
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+        sampler.scheduleAtFixedRate(
+                () -> ProcessHandle.of(workerPid)
                         .ifPresent(worker -> mostEngines.accumulateAndGet(
                                 (int) worker.children()
                                         .filter(ProcessHandle::isAlive)
                                         .count(),
-                                Math::max));
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        });
+                                Math::max)),
+                0,
+                20,
+                TimeUnit.MILLISECONDS);
         try {
             // All ten at once: each turn answers slowly, so the first two hold both engines while the rest arrive.
             List<Thread> senders = new ArrayList<>();
@@ -113,8 +110,8 @@ class NodeWorkerAdmissionTest {
                     .untilAsserted(() -> assertThat(streams)
                             .allSatisfy(stream -> assertThat(types(stream)).contains("turn.completed")));
         } finally {
-            sampling.set(false);
-            sampler.join(Duration.ofSeconds(30));
+            sampler.shutdownNow();
+            assertThat(sampler.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
         }
 
         for (SseClient stream : streams) {

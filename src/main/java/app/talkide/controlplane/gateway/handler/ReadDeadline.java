@@ -2,6 +2,7 @@ package app.talkide.controlplane.gateway.handler;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.ee11.servlet.ServletContextRequest;
 import org.eclipse.jetty.io.EndPoint;
 import org.jspecify.annotations.Nullable;
@@ -42,10 +43,13 @@ final class ReadDeadline {
 
     /** Before a read: fails once the deadline passed, else lets the read wait no longer than what is left. */
     void beforeRead() throws GatewayError {
-        long leftMillis = Duration.ofNanos(deadlineNanos - System.nanoTime()).toMillis();
-        if (leftMillis <= 0) {
+        long leftNanos = deadlineNanos - System.nanoTime();
+        if (leftNanos <= 0) {
             throw timedOut();
         }
+        // Rounded up: an idle timeout cut to the truncated milliseconds fired just before the deadline, and
+        // the failed read then looked like the client breaking off (502) instead of the deadline (408).
+        long leftMillis = TimeUnit.NANOSECONDS.toMillis(leftNanos + TimeUnit.MILLISECONDS.toNanos(1) - 1);
         if (endPoint != null) {
             endPoint.setIdleTimeout(originalIdleMillis > 0 ? Math.min(originalIdleMillis, leftMillis) : leftMillis);
         }

@@ -30,7 +30,11 @@ final class QuickAckConnector extends ClientConnector {
                     public boolean flush(ByteBuffer... buffers) throws IOException {
                         boolean flushed = super.flush(buffers);
                         if (flushed && SUPPORTED) {
-                            getChannel().setOption(ExtendedSocketOptions.TCP_QUICKACK, true);
+                            try {
+                                getChannel().setOption(ExtendedSocketOptions.TCP_QUICKACK, true);
+                            } catch (IOException closedMeanwhile) {
+                                // A hint only: a socket closed under it must not turn a sent request into a failure.
+                            }
                         }
                         return flushed;
                     }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -25,10 +26,9 @@ class StallWatchdogTest {
 
     private static final Duration IDLE = Duration.ofMillis(200);
 
-    private final ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
+    private final SweepRecordingScheduler scheduler = new SweepRecordingScheduler();
 
     StallWatchdogTest() {
-        scheduler.setRemoveOnCancelPolicy(true); // so a cancelled sweep leaves the queue
         scheduler.initialize();
     }
 
@@ -48,13 +48,27 @@ class StallWatchdogTest {
     }
 
     @Test
-    void destroyEndsTheSweep() throws Exception {
+    void destroyEndsTheSweep() {
         StallWatchdog watchdog = new StallWatchdog(properties(IDLE), scheduler);
-        assertThat(scheduler.getScheduledThreadPoolExecutor().getQueue()).hasSize(1);
+        // The sweep's own future, not the executor's queue: a sweep that is running leaves the queue empty.
+        assertThat((Object) scheduler.sweep).isNotNull();
+        assertThat(scheduler.sweep.isCancelled()).isFalse();
 
         watchdog.destroy();
 
-        assertThat(scheduler.getScheduledThreadPoolExecutor().getQueue()).isEmpty();
+        assertThat(scheduler.sweep.isCancelled()).isTrue();
+    }
+
+    /** The application's scheduler, keeping the future of the one repeating task the watchdog schedules. */
+    private static final class SweepRecordingScheduler extends ThreadPoolTaskScheduler {
+
+        volatile ScheduledFuture<?> sweep;
+
+        @Override
+        public ScheduledFuture<?> scheduleWithFixedDelay(Runnable task, Duration delay) {
+            sweep = super.scheduleWithFixedDelay(task, delay);
+            return sweep;
+        }
     }
 
     /** Reads on a thread of its own, as the relay does; completes with whether the watchdog stalled the body. */

@@ -102,7 +102,7 @@ class ReconcileSchedulerTest {
 
         events.publishEvent(new DesiredStateChanged(acme));
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> reconciler.count(acme) == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> reconciler.count(acme) == 1);
     }
 
     @Test
@@ -111,7 +111,7 @@ class ReconcileSchedulerTest {
 
         requests.add(acme, java.time.Instant.now());
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> reconciler.count(acme) == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> reconciler.count(acme) == 1);
         assertThat(requests.takeAll()).doesNotContain(acme);
     }
 
@@ -127,13 +127,13 @@ class ReconcileSchedulerTest {
         };
 
         scheduler.request(acme, ReconcileScheduler.Trigger.CHANGE);
-        await().atMost(Duration.ofSeconds(5)).until(() -> reconciler.count(acme) == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> reconciler.count(acme) == 1);
         for (int i = 0; i < 5; i++) {
             events.publishEvent(new DesiredStateChanged(acme));
         }
         release.countDown();
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> reconciler.count(acme) == 2);
+        await().atMost(Duration.ofSeconds(30)).until(() -> reconciler.count(acme) == 2);
         assertThat(reconciler.overlapping).hasValue(0);
     }
 
@@ -148,8 +148,8 @@ class ReconcileSchedulerTest {
         scheduler.request(acme, ReconcileScheduler.Trigger.CHANGE);
 
         // The resync interval is an hour: only the backoff retry can make the second and third attempts.
-        await().atMost(Duration.ofSeconds(5)).until(() -> attempts.get() == 3);
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(30)).until(() -> attempts.get() == 3);
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> meters.get("talkide.provisioning.reconcile.failing")
                                 .gauge()
                                 .value()
@@ -170,9 +170,9 @@ class ReconcileSchedulerTest {
         };
 
         scheduler.request(acme, ReconcileScheduler.Trigger.CHANGE);
-        await().atMost(Duration.ofSeconds(5)).until(() -> attempts.get() == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> attempts.get() == 1);
         // A retry would come after 50 ms (initial-backoff); ten times that passes without one.
-        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> attempts.get() == 1);
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(30)).until(() -> attempts.get() == 1);
     }
 
     @Test
@@ -188,12 +188,12 @@ class ReconcileSchedulerTest {
 
         scheduler.request(acme, ReconcileScheduler.Trigger.CHANGE);
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> attempts.get() == 3);
+        await().atMost(Duration.ofSeconds(30)).until(() -> attempts.get() == 3);
         assertThat(meters.get("talkide.provisioning.reconcile.duration").tag("outcome", "error").timers().stream()
                         .mapToLong(io.micrometer.core.instrument.Timer::count)
                         .sum())
                 .isGreaterThanOrEqualTo(2);
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> meters.get("talkide.provisioning.reconcile.failing")
                                 .gauge()
                                 .value()
@@ -204,13 +204,13 @@ class ReconcileSchedulerTest {
     void aResyncThatWritesIsNotCountedAgainByTheSchedulerTheReconcilerCountsDrift() {
         TenantEnvironmentId acme = Fixtures.tenantEnvironment(context);
         scheduler.request(acme, ReconcileScheduler.Trigger.CHANGE);
-        await().atMost(Duration.ofSeconds(5)).until(() -> reconciler.count(acme) == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> reconciler.count(acme) == 1);
         double before = driftRepairs();
         reconciler.behaviour = id -> new ReconcileResult(id.equals(acme) ? 2 : 0, null);
 
         scheduler.request(acme, ReconcileScheduler.Trigger.RESYNC);
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> reconciler.count(acme) == 2);
+        await().atMost(Duration.ofSeconds(30)).until(() -> reconciler.count(acme) == 2);
         // This reconciler counts nothing, so anything added now would have been added by the scheduler.
         assertThat(driftRepairs()).isEqualTo(before);
     }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -118,6 +119,9 @@ final class JettyUpstreamClient implements UpstreamClient {
         request.onRequestSuccess(r -> sent.complete(System.nanoTime()))
                 .onRequestFailure((r, failure) -> sent.complete(System.nanoTime()))
                 .onResponseBegin(r -> sent.complete(System.nanoTime()));
+        // Ends after Jetty gave the connection back to its pool (PooledAtEndBody).
+        CountDownLatch exchangeEnded = new CountDownLatch(1);
+        request.onComplete(result -> exchangeEnded.countDown());
         InputStreamResponseListener listener = new InputStreamResponseListener();
         request.send(listener);
         Response response;
@@ -144,7 +148,10 @@ final class JettyUpstreamClient implements UpstreamClient {
             response.abort(unasked);
             throw new UpstreamFailure("the upstream connection failed", false, unasked);
         }
-        return new UpstreamResponse(response.getStatus(), headersOf(response), listener.getInputStream());
+        return new UpstreamResponse(
+                response.getStatus(),
+                headersOf(response),
+                new PooledAtEndBody(listener.getInputStream(), exchangeEnded));
     }
 
     private static HttpHeaders headersOf(Response response) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createSdkMcpServer, type McpServerConfig, tool } from '@anthropic-ai/claude-agent-sdk';
 import { z } from 'zod';
+import { BUILD_SERVER } from './buildTools.js';
 import { ConfigError } from './config.js';
 import type { Reports } from './reports.js';
 import { WatchedFile } from './secrets.js';
@@ -55,6 +56,12 @@ export type RemoteMcpServer = { type: 'http' | 'sse'; url: string; headers?: Rec
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
+/**
+ * The worker's own in-process servers: an operator's entry of the same name would be silently replaced by
+ * one of them (worker.ts puts them last), so it is refused where the list is read.
+ */
+export const RESERVED_SERVER_NAMES: ReadonlySet<string> = new Set([ISSUE_SERVER, BUILD_SERVER]);
+
 /** The operator's MCP servers as they are now, and a version that changes whenever they may have. */
 export interface OperatorMcpServers {
   current(): { value: Record<string, RemoteMcpServer>; version: number };
@@ -104,7 +111,7 @@ function parseOperatorMcpServers(file: string, text: string): Record<string, Rem
   }
   const result: Record<string, RemoteMcpServer> = {};
   for (const [name, value] of Object.entries(servers as Record<string, unknown>)) {
-    if (!NAME.test(name) || name === ISSUE_SERVER) {
+    if (!NAME.test(name) || RESERVED_SERVER_NAMES.has(name)) {
       throw new ConfigError(`MCP server name "${name}" is not allowed`);
     }
     const entry = value as { type?: unknown; url?: unknown; headers?: unknown };

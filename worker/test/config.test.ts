@@ -63,6 +63,7 @@ test('operator MCP servers: only remote https ones, from the provisioned file', 
   refused({ shell: { command: 'sh', args: ['-c', 'curl evil'] } });
   refused({ plain: { type: 'http', url: 'http://mcp.example.com' } });
   refused({ 'talkide-issue-tracking': { type: 'http', url: 'https://x.example.com' } });
+  refused({ 'talkide-builds': { type: 'http', url: 'https://x.example.com' } });
   refused({ 'Bad Name': { type: 'sse', url: 'https://x.example.com' } });
 });
 

@@ -5,8 +5,58 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { type Agent, scriptedAgent } from '../src/agent.js';
 import { Worker } from '../src/worker.js';
-import { Client, testConfig, turnEnded } from './support.js';
+import { Client, type Sse, testConfig, turnEnded } from './support.js';
+
+/**
+ * The scripted answer, held back until the test opens the gate: a turn that runs for as long as the test
+ * needs it to, however slowly a loaded machine runs the test, instead of for a fixed time.
+ */
+function gatedAgent(): { agent: Agent; open: () => void } {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const answer = scriptedAgent(0);
+  return {
+    open,
+    agent: async function* gated(turn) {
+      await gate;
+      yield* answer(turn);
+    },
+  };
+}
+
+/** The control plane's report and mint endpoints, answering each at once; `seen` lists the paths asked. */
+async function controlPlane(): Promise<{ url: URL; seen: string[]; close: () => void }> {
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      seen.push(req.url ?? '');
+      if (req.url === '/api/v1/worker-gateway/token/mint') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"token":"wt","expiresIn":120}');
+      } else {
+        res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    seen,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+/** Resolves once `streamed` has seen `turn.started` (its stream is open), or once it ended without. */
+function streamOpened(streamed: Promise<Sse[]>, sawStart: Promise<void>): Promise<unknown> {
+  return Promise.race([sawStart, streamed]);
+}
 
 /** Restart and stop semantics: a stopping worker takes nothing and writes nothing; its successor reports. */
 test('a turn running when the worker stopped is reported worker_restarted by its successor', async () => {
@@ -46,46 +96,61 @@ test('a turn running when the worker stopped is reported worker_restarted by its
 });
 
 test('a stopping worker answers 503 worker-stopping and is not ready, then closes', async () => {
-  const worker = await Worker.start(testConfig());
+  // A turn held open keeps the stop in its drain until the checks are done (a fixed grace of 500 ms ran out
+  // before them on a loaded machine, and the worker had closed).
+  const { agent, open } = gatedAgent();
+  const reports = await controlPlane(); // so the stop sends the turn's reports at once, not for 5 s in vain
+  const worker = await Worker.start(testConfig({ gatewayBaseUrl: reports.url }), agent);
   const client = new Client(`http://127.0.0.1:${worker.port()}`);
   const id = randomUUID();
+  const busy = randomUUID();
   await client.open(id);
-  const stopped = worker.stop(500);
-  const refused = await client.message(id, 'm1');
-  assert.equal(refused.status, 503);
-  assert.match(String(refused.json.type), /worker-stopping/);
-  assert.equal((await fetch(`${client.base}/readyz`)).status, 503);
+  await client.open(busy);
+  assert.equal((await client.message(busy, 'm0')).json.status, 'accepted');
+  const stopped = worker.stop(0, 60_000);
+  try {
+    const refused = await client.message(id, 'm1');
+    assert.equal(refused.status, 503);
+    assert.match(String(refused.json.type), /worker-stopping/);
+    assert.equal((await fetch(`${client.base}/readyz`)).status, 503);
+  } finally {
+    open();
+  }
   await stopped;
+  reports.close();
   await assert.rejects(fetch(`${client.base}/healthz`));
 });
 
 test('SIGTERM drain: a running turn finishes within the drain while new commands get 503, and its reports are sent', async () => {
-  const seen: string[] = [];
-  const controlPlane = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      seen.push(req.url ?? '');
-      if (req.url === '/api/v1/worker-gateway/token/mint') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"token":"wt","expiresIn":120}');
-      } else {
-        res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
-      }
-    });
-  });
-  await new Promise<void>((r) => controlPlane.listen(0, '127.0.0.1', r));
-  const url = new URL(`http://127.0.0.1:${(controlPlane.address() as AddressInfo).port}`);
-  const config = testConfig({ scriptedDelayMs: 800, gatewayBaseUrl: url });
-  const worker = await Worker.start(config);
+  const { url, seen, close } = await controlPlane();
+  const config = testConfig({ gatewayBaseUrl: url });
+  const { agent, open } = gatedAgent();
+  const worker = await Worker.start(config, agent);
   try {
     const client = new Client(`http://127.0.0.1:${worker.port()}`);
     const id = randomUUID();
     await client.open(id);
     await client.message(id, 'm1');
-    const streamed = client.events(id, (e) => turnEnded(e));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The stream is open before the stop (a fixed 100 ms was not always enough: the stream then asked a
+    // stopping worker and got a 503), and the turn ends only after the refusal was seen.
+    let sawStart!: () => void;
+    const started = new Promise<void>((resolve) => {
+      sawStart = resolve;
+    });
+    const streamed = client.events(id, (e) => {
+      if (e.some((x) => x.type === 'turn.started')) {
+        sawStart();
+      }
+      return turnEnded(e);
+    });
+    await streamOpened(streamed, started);
     const stopped = worker.stop(0, 10_000);
     const other = randomUUID();
-    assert.equal((await client.open(other)).status, 503, 'no new work while draining');
+    try {
+      assert.equal((await client.open(other)).status, 503, 'no new work while draining');
+    } finally {
+      open();
+    }
     const events = await streamed;
     assert.equal(events.at(-1)?.type, 'turn.completed', 'the running turn finished on its open stream');
     await stopped;
@@ -94,8 +159,7 @@ test('SIGTERM drain: a running turn finishes within the drain while new commands
     assert.ok(seen.includes('/api/internal/worker/usage'), `queued reports were sent: ${seen.join(' ')}`);
   } finally {
     await worker.stop();
-    controlPlane.closeAllConnections();
-    controlPlane.close();
+    close();
   }
 });
 

@@ -28,15 +28,20 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 
-/** What the leader reconciles and when: every tenant-environment on resync, one at once on a change. */
+/**
+ * What the leader reconciles and when: every tenant-environment on resync, one at once on a change. This replica
+ * leads throughout: a lease it could lose to a stall of a loaded machine (it once had a 2 s renew deadline) made
+ * it lose and regain leadership, and gaining leadership resyncs every tenant-environment at once, a pass the
+ * counts here would take for a retry or a second change.
+ */
 @DatabaseTest
 @EnableKubernetesMockClient(crud = true)
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.NONE,
         properties = {
             "talkide.worker.runtime=kubernetes",
-            "talkide.provisioning.leader.lease-duration=3s",
-            "talkide.provisioning.leader.renew-deadline=2s",
+            "talkide.provisioning.leader.lease-duration=120s",
+            "talkide.provisioning.leader.renew-deadline=60s",
             "talkide.provisioning.leader.retry-period=200ms",
             "talkide.provisioning.schedule.resync-interval=1h",
             "talkide.provisioning.schedule.change-poll-interval=100ms",

@@ -25,6 +25,8 @@ import org.springframework.validation.annotation.Validated;
  * @param maxLogLines lines of a build's log kept; later lines are dropped with a note
  * @param ttlAfterFinished how long Kubernetes keeps a finished Job and its pod ({@code ttlSecondsAfterFinished})
  * @param activeDeadline how long a build may run before Kubernetes stops it ({@code activeDeadlineSeconds})
+ * @param imagePullGrace how long a build's pod may fail to pull its image ({@code ErrImagePull},
+ *     {@code ImagePullBackOff}) before the build fails; a malformed image name fails it at once
  * @param placement where build pods run: the build node pool; a tenant-environment's desired state may set
  *     each field for itself
  * @param gradle Gradle builds
@@ -41,6 +43,7 @@ public record BuildProperties(
         @Min(1) @DefaultValue("20000") int maxLogLines,
         @NotNull @DefaultValue("1h") Duration ttlAfterFinished,
         @NotNull @DefaultValue("30m") Duration activeDeadline,
+        @NotNull @DefaultValue("2m") Duration imagePullGrace,
         @Valid @DefaultValue Placement placement,
         @Valid @DefaultValue Gradle gradle,
         @Valid @DefaultValue Image image) {

@@ -18,6 +18,7 @@ import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import app.talkide.controlplane.tenant.TenantEnvironmentStatus;
 import app.talkide.controlplane.tenant.TenantEnvironments;
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -65,6 +66,7 @@ import tools.jackson.databind.JsonNode;
             "talkide.builds.log-poll-interval=100ms",
             "talkide.builds.ttl-after-finished=10m",
             "talkide.builds.active-deadline=20m",
+            "talkide.builds.image-pull-grace=1s",
             "talkide.builds.placement.node-selector.pool=builds",
             "talkide.builds.placement.required-node-labels.[kubernetes.io/arch][0]=amd64",
             "talkide.builds.placement.tolerations[0].key=talkide.app/builds",
@@ -295,6 +297,22 @@ class BuildJobsTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> state(build).equals("failed"));
         assertThat(get(build).get("reason").asString()).isEqualTo("the build failed with exit code 2");
         assertThat(get(build).get("durationMs").isNumber()).isTrue();
+    }
+
+    @Test
+    void aBuildWhosePodCannotPullItsImageFailsWithTheReasonInsteadOfWaitingForItsDeadline() {
+        UUID build = id(start(gradle("test")));
+        awaitJob(build);
+        String pod = pod(build, 0);
+        pullingFails(pod, "ErrImagePull");
+        pullingFails(pod, "ImagePullBackOff");
+
+        // After image-pull-grace (1 s here), not after active-deadline (20 min).
+        await().atMost(Duration.ofSeconds(30)).until(() -> state(build).equals("failed"));
+        assertThat(get(build).get("reason").asString())
+                .isEqualTo("the build's image registry.example.com/missing:1 could not be pulled (ImagePullBackOff)");
+        // Its pod would go on trying: the Job goes, and with it the pod.
+        await().atMost(Duration.ofSeconds(10)).until(() -> job(build) == null);
     }
 
     @Test
@@ -573,6 +591,25 @@ class BuildJobsTest {
         }
         client.pods().inNamespace(tenantEnvironment.namespace()).resource(pod).create();
         return name;
+    }
+
+    /** What the kubelet writes while it cannot pull the build container's image. */
+    private void pullingFails(String pod, String reason) {
+        var pods = client.pods().inNamespace(tenantEnvironment.namespace()).withName(pod);
+        var status = pods.get().getStatus();
+        status.setPhase("Pending");
+        var container = status.getContainerStatuses().getFirst();
+        container.setImage("registry.example.com/missing:1");
+        container.setState(new ContainerStateBuilder()
+                .withNewWaiting()
+                .withReason(reason)
+                .withMessage("Back-off pulling image \"registry.example.com/missing:1\"")
+                .endWaiting()
+                .build());
+        pods.editStatus(p -> {
+            p.setStatus(status);
+            return p;
+        });
     }
 
     private static List<String> lines(SseClient stream) {

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -50,6 +51,9 @@ class BuildJobWatch {
     private final Clock clock;
     private final TaskScheduler pollers;
     private final Map<UUID, ScheduledFuture<?>> followed = new ConcurrentHashMap<>();
+    /** Per running build whose pod cannot pull its image: since when this replica has seen it so. */
+    private final Map<UUID, Instant> pullFailingSince = new ConcurrentHashMap<>();
+
     private volatile @Nullable SharedIndexInformer<Job> informer;
     private volatile Consumer<Runnable> dispatchThread = Runnable::run;
 
@@ -204,13 +208,49 @@ class BuildJobWatch {
                 stopFollowing(id);
                 return;
             }
-            logs.copy(build, logs.pod(build).orElse(null), false);
+            Pod pod = logs.pod(build).orElse(null);
+            if (unpullable(build, pod)) {
+                return;
+            }
+            logs.copy(build, pod, false);
         } catch (RuntimeException e) {
             log.debug("Reading the log of build {} failed; trying again", id, e);
         }
     }
 
+    /**
+     * Whether the build's pod has failed to pull its image for {@code image-pull-grace} (a malformed name at
+     * once); then the build fails on the dispatch thread. The Job controller would wait for the deadline.
+     */
+    private boolean unpullable(Build build, @Nullable Pod pod) {
+        ImagePullFailure failure = ImagePullFailure.of(pod).orElse(null);
+        if (failure == null) {
+            pullFailingSince.remove(build.id());
+            return false;
+        }
+        Instant since = pullFailingSince.computeIfAbsent(build.id(), id -> clock.instant());
+        if (!failure.permanent() && since.plus(properties.imagePullGrace()).isAfter(clock.instant())) {
+            return false;
+        }
+        stopFollowing(build.id());
+        dispatchThread.accept(() -> failUnpullable(build.id(), failure));
+        return true;
+    }
+
+    private void failUnpullable(UUID id, ImagePullFailure failure) {
+        Build build = builds.find(id).orElse(null);
+        if (build == null || build.state() != BuildState.RUNNING) {
+            return;
+        }
+        if (builds.finish(build, BuildState.RUNNING, BuildState.FAILED, failure.buildFailure())) {
+            log.info("Build {} failed: {}", id, failure.buildFailure());
+            // Its pod would go on pulling until the deadline; the Job's removal ends it.
+            delete(build.tenantEnvironment(), build.jobName());
+        }
+    }
+
     private void stopFollowing(UUID id) {
+        pullFailingSince.remove(id);
         ScheduledFuture<?> future = followed.remove(id);
         if (future != null) {
             future.cancel(false);

@@ -105,6 +105,10 @@ class BuildDispatcher implements SmartLifecycle {
     }
 
     private void sweep() {
+        if (!leading) {
+            return; // a sweep queued before the loss must not start the informer again
+        }
+        watch.start(this::execute); // again if its informer failed to start
         watch.adoptOrphans();
         builds.withQueued().forEach(this::dispatch);
     }

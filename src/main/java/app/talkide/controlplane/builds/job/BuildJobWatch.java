@@ -76,34 +76,48 @@ class BuildJobWatch {
         this.pollers = pollers;
     }
 
-    /** Starts the informer; its events are handled on the dispatcher's thread. */
+    /**
+     * Starts the informer unless it runs; its events are handled on the dispatcher's thread. Not waited for: the
+     * informer's list and watch, slow on a loaded API server (or one that never answers the watch), would hold
+     * the dispatcher's one lock, and no queued build could start meanwhile. Adoption reads the informer's store
+     * only once it has synced; one that failed to start is started again by the next sweep.
+     */
     void start(Consumer<Runnable> onDispatchThread) {
         if (informer != null) {
             return;
         }
         dispatchThread = onDispatchThread;
         builds.running().forEach(this::follow);
-        informer = client.batch()
+        SharedIndexInformer<Job> created = client.batch()
                 .v1()
                 .jobs()
                 .inAnyNamespace()
                 .withLabel(BuildNames.COMPONENT_LABEL, BuildNames.COMPONENT)
-                .inform(new ResourceEventHandler<>() {
-                    @Override
-                    public void onAdd(Job job) {
-                        dispatchThread.accept(() -> observe(job));
-                    }
+                .runnableInformer(0);
+        created.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Job job) {
+                dispatchThread.accept(() -> observe(job));
+            }
 
-                    @Override
-                    public void onUpdate(Job old, Job job) {
-                        dispatchThread.accept(() -> observe(job));
-                    }
+            @Override
+            public void onUpdate(Job old, Job job) {
+                dispatchThread.accept(() -> observe(job));
+            }
 
-                    @Override
-                    public void onDelete(Job job, boolean unknownFinalState) {
-                        dispatchThread.accept(() -> gone(job));
-                    }
-                });
+            @Override
+            public void onDelete(Job job, boolean unknownFinalState) {
+                dispatchThread.accept(() -> gone(job));
+            }
+        });
+        informer = created;
+        created.start().whenComplete((started, failure) -> {
+            if (failure != null && informer == created) {
+                log.warn("The build Job informer did not start; the next sweep starts another", failure);
+                informer = null;
+                created.close();
+            }
+        });
     }
 
     void stop() {

@@ -7,9 +7,10 @@ import { type Agent, type SdkAgentSettings, scriptedAgent, sdkAgent } from './ag
 import { BuildApi } from './buildApi.js';
 import { BUILD_SERVER, buildServer, TurnSignals } from './buildTools.js';
 import { CommandTokenVerifier } from './commandToken.js';
-import type { WorkerConfig } from './config.js';
+import { isEngineSandbox, type WorkerConfig } from './config.js';
 import { EngineProcesses } from './engineProcesses.js';
-import { GatewayProxy } from './gatewayProxy.js';
+import { engineRuntime } from './engineSandbox.js';
+import { GatewayProxy, type ProxyGrant } from './gatewayProxy.js';
 import { json, problem } from './http.js';
 import { logger } from './log.js';
 import { ISSUE_SERVER, issueTrackingServer, watchOperatorMcpServers } from './mcp.js';
@@ -74,7 +75,7 @@ export class Worker {
       configDir: config.configDir,
       workspaceDir: config.workspaceDir,
       model: config.model,
-      grant: (id) => this.proxy.grant(id),
+      grant: (id) => (isEngineSandbox(config.sandbox) ? this.boxedGrant(id) : this.proxy.grant(id)),
       boundary: {
         sandbox: config.sandbox,
         allowedDomains: config.sandboxAllowedDomains,
@@ -139,6 +140,19 @@ export class Worker {
         }
       });
     });
+  }
+
+  /** An engine sandbox's grant: the proxy on a socket in the engine's own runtime, removed with it. */
+  private boxedGrant(conversationId: string): ProxyGrant {
+    const runtime = engineRuntime();
+    const grant = this.proxy.grantOnSocket(conversationId, runtime.modelSocket);
+    return {
+      ...grant,
+      revoke: () => {
+        grant.revoke();
+        runtime.remove();
+      },
+    };
   }
 
   static async start(config: WorkerConfig, agent?: Agent): Promise<Worker> {

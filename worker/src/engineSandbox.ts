@@ -1,0 +1,132 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
+import { ENGINE_MODEL_PORT } from './gatewayProxy.js';
+import { SessionFiles } from './sessionFiles.js';
+
+/**
+ * The engine sandbox (`TALKIDE_WORKER_SANDBOX=engine`, docs/security.md): the engine and everything it runs
+ * inside one bubblewrap sandbox the worker starts with it, instead of a sandbox per Bash call. Its own user,
+ * PID, IPC, UTS and network namespaces; `/` read-only with the sessions, the Secret's files, the worker's
+ * home and temporary space hidden under empty tmpfs; writable only the working tree, the conversation's own
+ * CLAUDE_CONFIG_DIR and the engine's own `/tmp`. Its one way out is its model socket: the worker's gateway
+ * proxy listens on a Unix socket made for this engine alone, bridged by socat to a loopback port of the
+ * sandbox's network namespace.
+ */
+const INSIDE_RUN = '/run/talkide';
+const MODEL_SOCKET = 'model.sock';
+
+/** A conversation's own CLAUDE_CONFIG_DIR: in its session directory, mounted without the event log beside it. */
+export function conversationConfigDir(configDir: string, conversationId: string): string {
+  return join(SessionFiles.directory(configDir, conversationId), 'claude');
+}
+
+/**
+ * A conversation begun with the shared CLAUDE_CONFIG_DIR (another sandbox mode) keeps its transcript
+ * there, under `projects/<working tree>/`; its first engine in a sandbox moves it into the conversation's
+ * own directory, the same project name kept, so the engine resumes it with its earlier turns.
+ */
+export function adoptSharedTranscript(configDir: string, conversationId: string): void {
+  const shared = join(configDir, 'projects');
+  if (!existsSync(shared)) return;
+  const own = join(conversationConfigDir(configDir, conversationId), 'projects');
+  for (const project of readdirSync(shared)) {
+    // The transcript, and the directory of its subagents' and large tool results, if any.
+    for (const name of [`${conversationId}.jsonl`, conversationId]) {
+      const from = join(shared, project, name);
+      const to = join(own, project, name);
+      if (existsSync(from) && !existsSync(to)) {
+        mkdirSync(join(own, project), { recursive: true });
+        renameSync(from, to);
+      }
+    }
+  }
+}
+
+/** One engine's private space on the worker's side: its model socket and its `/tmp` (home inside). */
+export interface EngineRuntime {
+  dir: string;
+  modelSocket: string;
+  remove(): void;
+}
+
+export function engineRuntime(): EngineRuntime {
+  // Short on purpose: a Unix socket's path has at most 107 bytes.
+  const dir = mkdtempSync(join(tmpdir(), 'tke-'));
+  mkdirSync(join(dir, 'run'));
+  mkdirSync(join(dir, 'tmp', 'home'), { recursive: true });
+  return {
+    dir,
+    modelSocket: join(dir, 'run', MODEL_SOCKET),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** The runtime an engine's model socket lives in (`engineRuntime`'s layout). */
+export function runtimeDirOf(modelSocket: string): string {
+  return dirname(dirname(modelSocket));
+}
+
+export interface EngineBox {
+  /** A fresh `/proc` for the sandbox's PID namespace; false binds the pod's (pods that cannot mount one). */
+  freshProc: boolean;
+  runtimeDir: string;
+  /** The conversation's own CLAUDE_CONFIG_DIR. */
+  configDir: string;
+  workspaceDir: string;
+  /** Hidden under an empty tmpfs: the shared sessions, the Secret's files, the worker's home and temp. */
+  hidden: string[];
+}
+
+/** The environment inside: home and temporary space are the engine's own. */
+export const BOXED_ENVIRONMENT = { HOME: '/tmp/home', TMPDIR: '/tmp' } as const;
+export const BOXED_MODEL_URL = `http://127.0.0.1:${ENGINE_MODEL_PORT}`;
+
+/** bubblewrap's command line running `command args` in the box, the model bridge started first. */
+export function boxedCommand(box: EngineBox, command: string, args: string[]): string[] {
+  // Parents before children, so a hidden directory inside another is not mounted over by its parent.
+  const hidden = [...new Set(box.hidden.filter((dir) => existsSync(dir)).map((dir) => realpathSync(dir)))]
+    .filter((dir) => dir !== '/')
+    .sort((a, b) => a.length - b.length);
+  const bridge =
+    `socat TCP-LISTEN:${ENGINE_MODEL_PORT},bind=127.0.0.1,fork,reuseaddr ` +
+    `UNIX-CONNECT:${INSIDE_RUN}/${MODEL_SOCKET} & exec "$@"`;
+  return [
+    'bwrap',
+    ...['--die-with-parent', '--new-session'],
+    ...['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-net', '--unshare-uts'],
+    ...['--ro-bind', '/', '/', '--dev', '/dev'],
+    ...(box.freshProc ? ['--proc', '/proc'] : ['--bind', '/proc', '/proc']),
+    ...hidden.flatMap((dir) => ['--tmpfs', dir]),
+    // /run holds runtime sockets and, in a pod, often the service account's and other Secrets.
+    ...['--tmpfs', '/run'],
+    ...['--bind', join(box.runtimeDir, 'tmp'), '/tmp'],
+    ...['--bind', join(box.runtimeDir, 'run'), INSIDE_RUN],
+    ...['--bind', box.configDir, box.configDir],
+    ...['--bind', box.workspaceDir, box.workspaceDir],
+    ...['--chdir', box.workspaceDir],
+    '--',
+    ...['/bin/sh', '-c', bridge, 'engine', command, ...args],
+  ];
+}
+
+/** Starts the SDK's engine inside the box, through the worker's own spawn when it has one. */
+export function boxedSpawn(
+  box: EngineBox,
+  spawnEngine: ((options: SpawnOptions) => SpawnedProcess) | undefined,
+): (options: SpawnOptions) => SpawnedProcess {
+  mkdirSync(box.configDir, { recursive: true });
+  return (options) => {
+    const [command, ...args] = boxedCommand(box, options.command, options.args);
+    const boxed: SpawnOptions = { ...options, command: command as string, args };
+    if (spawnEngine) return spawnEngine(boxed);
+    return spawn(boxed.command, boxed.args, {
+      cwd: boxed.cwd,
+      env: boxed.env,
+      signal: boxed.signal,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+  };
+}

@@ -12,9 +12,9 @@ import { isEngineSandbox, type SandboxMode } from './config.js';
 import {
   adoptSharedTranscript,
   BOXED_ENVIRONMENT,
+  type BoxedGrant,
   boxedSpawn,
   conversationConfigDir,
-  runtimeDirOf,
 } from './engineSandbox.js';
 import type { ProxyGrant } from './gatewayProxy.js';
 
@@ -132,8 +132,13 @@ export function sdkOptions(
   abortController: AbortController,
   grant: ProxyGrant,
 ): Options {
-  const servers = settings.mcpServers(conversationId);
   const boxed = isEngineSandbox(settings.boundary.sandbox);
+  const runtime = (grant as Partial<BoxedGrant>).runtime;
+  if (boxed && !runtime) throw new Error('an engine in a sandbox needs a grant on its own socket');
+  // In the sandbox the remote servers are dialled through the worker's relay, which adds their credentials.
+  const servers = runtime
+    ? runtime.relay(settings.mcpServers(conversationId))
+    : settings.mcpServers(conversationId);
   // In a sandbox each conversation has a config directory of its own: no engine sees another's transcript.
   const configDir = boxed ? conversationConfigDir(settings.configDir, conversationId) : settings.configDir;
   if (boxed) adoptSharedTranscript(settings.configDir, conversationId);
@@ -155,12 +160,11 @@ export function sdkOptions(
     },
     stderr: () => {}, // the engine's own diagnostics; its failures surface as result messages
   };
-  if (boxed) {
-    if (!grant.socket) throw new Error('an engine in a sandbox needs a grant on its own socket');
+  if (runtime) {
     options.spawnClaudeCodeProcess = boxedSpawn(
       {
         freshProc: settings.boundary.sandbox === 'engine',
-        runtimeDir: runtimeDirOf(grant.socket),
+        runtime,
         configDir,
         workspaceDir: settings.workspaceDir,
         hidden: [...settings.boundary.deniedDirs, process.env.HOME ?? '/root', tmpdir()],

@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
-import { ENGINE_MODEL_PORT } from './gatewayProxy.js';
+import { ENGINE_MODEL_PORT, type ProxyGrant } from './gatewayProxy.js';
+import type { RemoteMcpServer } from './mcp.js';
+import { FIRST_MCP_PORT, relayMcpServer } from './mcpRelay.js';
 import { SessionFiles } from './sessionFiles.js';
 
 /**
@@ -45,34 +47,67 @@ export function adoptSharedTranscript(configDir: string, conversationId: string)
   }
 }
 
-/** One engine's private space on the worker's side: its model socket and its `/tmp` (home inside). */
-export interface EngineRuntime {
-  dir: string;
-  modelSocket: string;
-  remove(): void;
+/**
+ * One engine's private space on the worker's side: its sockets (`run/`, the model's and one per remote
+ * MCP server) and its `/tmp` (home inside); removed, its sockets closed, when the engine's grant is revoked.
+ */
+export class EngineRuntime {
+  readonly dir: string;
+  readonly modelSocket: string;
+  /** Loopback ports inside the sandbox and the sockets (in `run/`) they are bridged to. */
+  readonly bridges: { port: number; socket: string }[] = [];
+  private readonly closers: (() => void)[] = [];
+
+  constructor() {
+    // Short on purpose: a Unix socket's path has at most 107 bytes.
+    this.dir = mkdtempSync(join(tmpdir(), 'tke-'));
+    mkdirSync(join(this.dir, 'run'));
+    mkdirSync(join(this.dir, 'tmp', 'home'), { recursive: true });
+    this.modelSocket = join(this.dir, 'run', MODEL_SOCKET);
+    this.bridges.push({ port: ENGINE_MODEL_PORT, socket: MODEL_SOCKET });
+  }
+
+  /**
+   * The operator's remote MCP servers as the engine is to dial them: each relayed through a socket of
+   * this runtime (mcpRelay.ts), credentials added outside. Other entries (in-process servers) are kept.
+   */
+  relay<T>(servers: Record<string, T | RemoteMcpServer>): Record<string, T | RemoteMcpServer> {
+    const relayed: Record<string, T | RemoteMcpServer> = {};
+    for (const [name, server] of Object.entries(servers)) {
+      if (!isRemote(server)) {
+        relayed[name] = server;
+        continue;
+      }
+      const port = FIRST_MCP_PORT + this.bridges.length - 1;
+      const socket = `mcp-${this.bridges.length}.sock`;
+      const relay = relayMcpServer(server, join(this.dir, 'run', socket), port);
+      this.closers.push(relay.close);
+      this.bridges.push({ port, socket });
+      relayed[name] = relay.config;
+    }
+    return relayed;
+  }
+
+  remove(): void {
+    for (const close of this.closers.splice(0)) close();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
 }
 
-export function engineRuntime(): EngineRuntime {
-  // Short on purpose: a Unix socket's path has at most 107 bytes.
-  const dir = mkdtempSync(join(tmpdir(), 'tke-'));
-  mkdirSync(join(dir, 'run'));
-  mkdirSync(join(dir, 'tmp', 'home'), { recursive: true });
-  return {
-    dir,
-    modelSocket: join(dir, 'run', MODEL_SOCKET),
-    remove: () => rmSync(dir, { recursive: true, force: true }),
-  };
+function isRemote(server: unknown): server is RemoteMcpServer {
+  const s = server as Partial<RemoteMcpServer>;
+  return (s.type === 'http' || s.type === 'sse') && typeof s.url === 'string';
 }
 
-/** The runtime an engine's model socket lives in (`engineRuntime`'s layout). */
-export function runtimeDirOf(modelSocket: string): string {
-  return dirname(dirname(modelSocket));
+/** An engine sandbox's grant: the proxy on the runtime's model socket, revoked with the runtime. */
+export interface BoxedGrant extends ProxyGrant {
+  runtime: EngineRuntime;
 }
 
 export interface EngineBox {
   /** A fresh `/proc` for the sandbox's PID namespace; false binds the pod's (pods that cannot mount one). */
   freshProc: boolean;
-  runtimeDir: string;
+  runtime: EngineRuntime;
   /** The conversation's own CLAUDE_CONFIG_DIR. */
   configDir: string;
   workspaceDir: string;
@@ -90,9 +125,12 @@ export function boxedCommand(box: EngineBox, command: string, args: string[]): s
   const hidden = [...new Set(box.hidden.filter((dir) => existsSync(dir)).map((dir) => realpathSync(dir)))]
     .filter((dir) => dir !== '/')
     .sort((a, b) => a.length - b.length);
-  const bridge =
-    `socat TCP-LISTEN:${ENGINE_MODEL_PORT},bind=127.0.0.1,fork,reuseaddr ` +
-    `UNIX-CONNECT:${INSIDE_RUN}/${MODEL_SOCKET} & exec "$@"`;
+  const bridges = box.runtime.bridges
+    .map(
+      ({ port, socket }) =>
+        `socat TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${INSIDE_RUN}/${socket} & `,
+    )
+    .join('');
   return [
     'bwrap',
     ...['--die-with-parent', '--new-session'],
@@ -102,13 +140,13 @@ export function boxedCommand(box: EngineBox, command: string, args: string[]): s
     ...hidden.flatMap((dir) => ['--tmpfs', dir]),
     // /run holds runtime sockets and, in a pod, often the service account's and other Secrets.
     ...['--tmpfs', '/run'],
-    ...['--bind', join(box.runtimeDir, 'tmp'), '/tmp'],
-    ...['--bind', join(box.runtimeDir, 'run'), INSIDE_RUN],
+    ...['--bind', join(box.runtime.dir, 'tmp'), '/tmp'],
+    ...['--bind', join(box.runtime.dir, 'run'), INSIDE_RUN],
     ...['--bind', box.configDir, box.configDir],
     ...['--bind', box.workspaceDir, box.workspaceDir],
     ...['--chdir', box.workspaceDir],
     '--',
-    ...['/bin/sh', '-c', bridge, 'engine', command, ...args],
+    ...['/bin/sh', '-c', `${bridges}exec "$@"`, 'engine', command, ...args],
   ];
 }
 

@@ -9,8 +9,8 @@ import { BUILD_SERVER, buildServer, TurnSignals } from './buildTools.js';
 import { CommandTokenVerifier } from './commandToken.js';
 import { isEngineSandbox, type WorkerConfig } from './config.js';
 import { EngineProcesses } from './engineProcesses.js';
-import { engineRuntime } from './engineSandbox.js';
-import { GatewayProxy, type ProxyGrant } from './gatewayProxy.js';
+import { type BoxedGrant, EngineRuntime } from './engineSandbox.js';
+import { GatewayProxy } from './gatewayProxy.js';
 import { json, problem } from './http.js';
 import { logger } from './log.js';
 import { ISSUE_SERVER, issueTrackingServer, watchOperatorMcpServers } from './mcp.js';
@@ -143,11 +143,12 @@ export class Worker {
   }
 
   /** An engine sandbox's grant: the proxy on a socket in the engine's own runtime, removed with it. */
-  private boxedGrant(conversationId: string): ProxyGrant {
-    const runtime = engineRuntime();
+  private boxedGrant(conversationId: string): BoxedGrant {
+    const runtime = new EngineRuntime();
     const grant = this.proxy.grantOnSocket(conversationId, runtime.modelSocket);
     return {
       ...grant,
+      runtime,
       revoke: () => {
         grant.revoke();
         runtime.remove();

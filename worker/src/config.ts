@@ -123,6 +123,14 @@ export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
   if (!SANDBOX_MODES.includes(sandbox)) {
     throw new ConfigError(`${ENV.sandbox} must be one of ${SANDBOX_MODES.join(', ')}`);
   }
+  const allowedDomains = (environment[ENV.sandboxAllowedDomains] ?? '')
+    .split(',')
+    .map((d) => d.trim())
+    .filter((d) => d !== '');
+  if (isEngineSandbox(sandbox) && allowedDomains.length > 0) {
+    // The engine sandbox has no network but its model and MCP bridges: a list here would be silently ignored.
+    throw new ConfigError(`${ENV.sandboxAllowedDomains} is not supported with ${ENV.sandbox}=${sandbox}`);
+  }
   // The working tree is every tool's to read; the sessions (transcripts, event logs) must not be in it.
   const workspaceDir = resolve(
     environment[ENV.workspaceDir]?.trim() || join(dirname(configDir), 'workspace'),
@@ -153,10 +161,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
     scriptedDelayMs: integer(ENV.scriptedDelay, environment[ENV.scriptedDelay], 400),
     mcpConfigFile: environment[ENV.mcpConfig]?.trim() || undefined,
     sandbox,
-    sandboxAllowedDomains: (environment[ENV.sandboxAllowedDomains] ?? '')
-      .split(',')
-      .map((d) => d.trim())
-      .filter((d) => d !== ''),
+    sandboxAllowedDomains: allowedDomains,
     secretsDir: environment[ENV.secretsDir]?.trim() || undefined,
   };
 }

@@ -121,9 +121,11 @@ export const BOXED_MODEL_URL = `http://127.0.0.1:${ENGINE_MODEL_PORT}`;
 
 /** bubblewrap's command line running `command args` in the box, the model bridge started first. */
 export function boxedCommand(box: EngineBox, command: string, args: string[]): string[] {
-  // Parents before children, so a hidden directory inside another is not mounted over by its parent.
+  // Parents before children, so a hidden directory inside another is not mounted over by its parent. A
+  // directory holding the engine's own executable (a worker installed under a developer's home) stays.
+  const executable = existsSync(command) ? realpathSync(command) : command;
   const hidden = [...new Set(box.hidden.filter((dir) => existsSync(dir)).map((dir) => realpathSync(dir)))]
-    .filter((dir) => dir !== '/')
+    .filter((dir) => dir !== '/' && !executable.startsWith(`${dir}/`))
     .sort((a, b) => a.length - b.length);
   const bridges = box.runtime.bridges
     .map(

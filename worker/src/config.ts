@@ -119,7 +119,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
   if (agent !== 'sdk' && agent !== 'scripted') {
     throw new ConfigError(`${ENV.agent} must be sdk or scripted`);
   }
-  const sandbox = (environment[ENV.sandbox]?.trim() || 'on') as SandboxMode;
+  // The engine sandbox by default: the per-command one costs ~100 ms of CPU per Bash call (docs/security.md).
+  const sandbox = (environment[ENV.sandbox]?.trim() || 'engine') as SandboxMode;
   if (!SANDBOX_MODES.includes(sandbox)) {
     throw new ConfigError(`${ENV.sandbox} must be one of ${SANDBOX_MODES.join(', ')}`);
   }

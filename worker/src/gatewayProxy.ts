@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   createServer,
   request as httpRequest,
@@ -9,6 +9,7 @@ import {
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { logger } from './log.js';
+import { anthropicError, digest, errorType, readAll } from './proxyHelpers.js';
 import { TRACEPARENT, TurnTraces } from './traceContext.js';
 import { MintFailed, type WorkerTokens } from './workerTokens.js';
 
@@ -42,8 +43,6 @@ const FORWARDED_RESPONSE_HEADERS = new Set([
 const ROUTES = new Set(['/v1/messages', '/v1/messages/count_tokens']);
 /** A query as the engine sends it (`beta=true`): plain key=value pairs, nothing a URL parser would reinterpret. */
 const QUERY = /^[A-Za-z0-9_.~-]+=[A-Za-z0-9_.~-]*(?:&[A-Za-z0-9_.~-]+=[A-Za-z0-9_.~-]*)*$/;
-/** Larger than any request the engine sends (its context window as JSON), small enough not to exhaust the heap. */
-const MAX_BODY = 32 * 1024 * 1024;
 
 /** A running engine's grant: its base URL and credential, and how to withdraw them once it is gone. */
 export interface ProxyGrant {
@@ -302,50 +301,4 @@ export class GatewayProxy {
       upstream.end(body);
     });
   }
-}
-
-function readAll(req: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        chunks.length = 0;
-        req.pause();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > MAX_BODY ? undefined : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
-function digest(credential: string): string {
-  return createHash('sha256').update(credential).digest('hex');
-}
-
-function errorType(status: number): string {
-  switch (status) {
-    case 401:
-      return 'authentication_error';
-    case 403:
-      return 'permission_error';
-    case 429:
-      return 'rate_limit_error';
-    default:
-      return 'api_error';
-  }
-}
-
-function anthropicError(res: ServerResponse, status: number, type: string, message: string): void {
-  const body = JSON.stringify({ type: 'error', error: { type, message } });
-  // A refusal (4xx) will not change on retry; an unreachable control plane may be back in a moment.
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'x-should-retry': status < 500 ? 'false' : 'true',
-  });
-  res.end(body);
 }

@@ -58,9 +58,10 @@ export class EngineRuntime {
   readonly bridges: { port: number; socket: string }[] = [];
   private readonly closers: (() => void)[] = [];
 
-  constructor() {
+  constructor(parent: string = runtimesDir()) {
     // Short on purpose: a Unix socket's path has at most 107 bytes.
-    this.dir = mkdtempSync(join(tmpdir(), 'tke-'));
+    mkdirSync(parent, { recursive: true, mode: 0o700 });
+    this.dir = mkdtempSync(join(parent, 'e-'));
     mkdirSync(join(this.dir, 'run'));
     mkdirSync(join(this.dir, 'tmp', 'home'), { recursive: true });
     this.modelSocket = join(this.dir, 'run', MODEL_SOCKET);
@@ -91,6 +92,34 @@ export class EngineRuntime {
   remove(): void {
     for (const close of this.closers.splice(0)) close();
     rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** This worker process's engine runtimes: one directory, so a later worker can tell them from live ones. */
+export function runtimesDir(base: string = tmpdir(), pid: number = process.pid): string {
+  return join(base, `talkide-engines-${pid}`);
+}
+
+/**
+ * Removes the runtimes of workers that are gone (killed before they could revoke them): a pod's `/tmp`
+ * outlives a container restart, and the new worker may even have the old one's pid. Live workers' stay
+ * (local mode runs several on one machine).
+ */
+export function removeStaleRuntimes(base: string = tmpdir(), pid: number = process.pid): void {
+  for (const name of readdirSync(base)) {
+    const owner = /^talkide-engines-(\d+)$/.exec(name)?.[1];
+    if (owner !== undefined && (Number(owner) === pid || !isAlive(Number(owner)))) {
+      rmSync(join(base, name), { recursive: true, force: true });
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
   }
 }
 

@@ -9,7 +9,7 @@ import { BUILD_SERVER, buildServer, TurnSignals } from './buildTools.js';
 import { CommandTokenVerifier } from './commandToken.js';
 import { isEngineSandbox, type WorkerConfig } from './config.js';
 import { EngineProcesses } from './engineProcesses.js';
-import { type BoxedGrant, EngineRuntime } from './engineSandbox.js';
+import { type BoxedGrant, EngineRuntime, removeStaleRuntimes } from './engineSandbox.js';
 import { GatewayProxy } from './gatewayProxy.js';
 import { json, problem } from './http.js';
 import { logger } from './log.js';
@@ -58,6 +58,7 @@ export class Worker {
   ) {
     mkdirSync(config.configDir, { recursive: true });
     mkdirSync(config.workspaceDir, { recursive: true });
+    if (isEngineSandbox(config.sandbox)) removeStaleRuntimes();
     const tokens = new WorkerTokens(config.gatewayBaseUrl, config.secrets.identityToken);
     const traces = new TurnTraces();
     this.proxy = new GatewayProxy(config.gatewayBaseUrl, tokens, traces);

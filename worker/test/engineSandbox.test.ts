@@ -8,6 +8,8 @@ import {
   boxedCommand,
   conversationConfigDir,
   EngineRuntime,
+  removeStaleRuntimes,
+  runtimesDir,
 } from '../src/engineSandbox.js';
 
 /** The engine sandbox's layout, without starting it (toolBoundary.test.ts tries it with the real engine). */
@@ -74,5 +76,23 @@ test('the sandbox hides the sessions and the Secret before it mounts what the en
   } finally {
     runtime.remove();
     rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("a worker's start removes the engine runtimes of workers that are gone, and only theirs", () => {
+  const base = mkdtempSync(join(tmpdir(), 'talkide-runtimes-'));
+  try {
+    const gone = new EngineRuntime(runtimesDir(base, 2_000_000_000)); // no such pid
+    const mine = new EngineRuntime(runtimesDir(base, process.pid)); // a previous worker with this pid
+    const live = new EngineRuntime(runtimesDir(base, process.ppid)); // another worker still running
+    assert.ok(existsSync(gone.dir) && existsSync(mine.dir) && existsSync(live.dir));
+    writeFileSync(join(base, 'unrelated'), '');
+    removeStaleRuntimes(base, process.pid);
+    assert.ok(!existsSync(gone.dir), "a gone worker's runtime");
+    assert.ok(!existsSync(mine.dir), "a previous incarnation's, with this worker's pid");
+    assert.ok(existsSync(live.dir), "a live worker's stays");
+    assert.ok(existsSync(join(base, 'unrelated')));
+  } finally {
+    rmSync(base, { recursive: true, force: true });
   }
 });

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type McpServerConfig,
@@ -7,6 +8,14 @@ import {
   type SpawnedProcess,
   type SpawnOptions,
 } from '@anthropic-ai/claude-agent-sdk';
+import { isEngineSandbox, type SandboxMode } from './config.js';
+import {
+  adoptSharedTranscript,
+  BOXED_ENVIRONMENT,
+  type BoxedGrant,
+  boxedSpawn,
+  conversationConfigDir,
+} from './engineSandbox.js';
 import type { ProxyGrant } from './gatewayProxy.js';
 
 /**
@@ -57,10 +66,11 @@ export interface SdkAgentSettings {
  * sandbox (bubblewrap: its own PID, network and mount namespaces; writes only to the working tree and
  * temporary space; no network but the listed hosts through the sandbox's proxy, so neither the worker's
  * port, nor this proxy, nor the control plane is reachable), and no tool reads the sessions or the
- * Secret's files: the sandbox denies them to Bash, permission rules to Read/Edit/Write/Glob/Grep.
+ * Secret's files: the sandbox denies them to Bash, permission rules to Read/Edit/Write/Glob/Grep. In the
+ * `engine` modes the engine itself runs in one such sandbox instead (engineSandbox.ts).
  */
 export interface ToolBoundary {
-  sandbox: 'on' | 'nested' | 'off';
+  sandbox: SandboxMode;
   allowedDomains: string[];
   /** Directories no tool may read: the sessions (CLAUDE_CONFIG_DIR), the Secret's files. */
   deniedDirs: string[];
@@ -77,7 +87,8 @@ export function boundaryOptions(boundary: ToolBoundary): Pick<Options, 'sandbox'
     `Read(/${dir}/**)`,
     `Edit(/${dir}/**)`,
   ]);
-  if (boundary.sandbox === 'off') {
+  if (boundary.sandbox === 'off' || isEngineSandbox(boundary.sandbox)) {
+    // In the engine modes the whole engine is in the worker's sandbox; Claude Code's own would only cost.
     return { disallowedTools };
   }
   return {
@@ -121,7 +132,16 @@ export function sdkOptions(
   abortController: AbortController,
   grant: ProxyGrant,
 ): Options {
-  const servers = settings.mcpServers(conversationId);
+  const boxed = isEngineSandbox(settings.boundary.sandbox);
+  const runtime = (grant as Partial<BoxedGrant>).runtime;
+  if (boxed && !runtime) throw new Error('an engine in a sandbox needs a grant on its own socket');
+  // In the sandbox the remote servers are dialled through the worker's relay, which adds their credentials.
+  const servers = runtime
+    ? runtime.relay(settings.mcpServers(conversationId))
+    : settings.mcpServers(conversationId);
+  // In a sandbox each conversation has a config directory of its own: no engine sees another's transcript.
+  const configDir = boxed ? conversationConfigDir(settings.configDir, conversationId) : settings.configDir;
+  if (boxed) adoptSharedTranscript(settings.configDir, conversationId);
   const options: Options = {
     abortController,
     cwd: settings.workspaceDir,
@@ -133,13 +153,28 @@ export function sdkOptions(
     ...boundaryOptions(settings.boundary),
     // No settings from the working tree or a home directory: what Mara may do is decided here.
     settingSources: [],
-    env: engineEnvironment(settings, grant),
+    env: {
+      ...engineEnvironment(settings, grant),
+      CLAUDE_CONFIG_DIR: configDir,
+      ...(boxed ? BOXED_ENVIRONMENT : {}),
+    },
     stderr: () => {}, // the engine's own diagnostics; its failures surface as result messages
   };
-  if (settings.spawnEngine) {
+  if (runtime) {
+    options.spawnClaudeCodeProcess = boxedSpawn(
+      {
+        freshProc: settings.boundary.sandbox === 'engine',
+        runtime,
+        configDir,
+        workspaceDir: settings.workspaceDir,
+        hidden: [...settings.boundary.deniedDirs, process.env.HOME ?? '/root', tmpdir()],
+      },
+      settings.spawnEngine,
+    );
+  } else if (settings.spawnEngine) {
     options.spawnClaudeCodeProcess = settings.spawnEngine;
   }
-  if (hasTranscript(settings.configDir, conversationId)) {
+  if (hasTranscript(configDir, conversationId)) {
     options.resume = conversationId;
   } else {
     options.sessionId = conversationId;

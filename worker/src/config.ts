@@ -42,11 +42,13 @@ export interface WorkerConfig {
   /** At most this many warm engines at once; each is a process. */
   maxEngines: number;
   /**
-   * How Mara's Bash is confined (Claude Code's bubblewrap sandbox): `on` (own PID namespace and /proc),
-   * `nested` (the same, /proc bound instead of mounted: pods whose seccomp profile allows user namespaces
-   * but not a fresh /proc), `off` (no sandbox: development machines without bubblewrap only).
+   * How Mara's tools are confined (docs/security.md): `on` (Claude Code's bubblewrap sandbox around each
+   * Bash call, own PID namespace and /proc), `nested` (the same, /proc bound instead of mounted: pods whose
+   * seccomp profile allows user namespaces but not a fresh /proc), `engine` and `engine-nested` (the whole
+   * engine in one bubblewrap sandbox the worker starts, with a fresh or a bound /proc), `off` (no sandbox:
+   * development machines without bubblewrap only).
    */
-  sandbox: 'on' | 'nested' | 'off';
+  sandbox: SandboxMode;
   /** Hosts Bash may reach through the sandbox's proxy; none by default (builds go through the control plane). */
   sandboxAllowedDomains: string[];
   /** Where the Secret's files are (denied to every tool), when they come from files. */
@@ -56,6 +58,14 @@ export interface WorkerConfig {
 }
 
 export class ConfigError extends Error {}
+
+export const SANDBOX_MODES = ['on', 'nested', 'engine', 'engine-nested', 'off'] as const;
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+
+/** Whether the engine itself runs inside one sandbox (rather than each Bash call in its own). */
+export function isEngineSandbox(mode: SandboxMode): mode is 'engine' | 'engine-nested' {
+  return mode === 'engine' || mode === 'engine-nested';
+}
 
 export const ENV = {
   tenant: 'TALKIDE_TENANT',
@@ -109,9 +119,18 @@ export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
   if (agent !== 'sdk' && agent !== 'scripted') {
     throw new ConfigError(`${ENV.agent} must be sdk or scripted`);
   }
-  const sandbox = environment[ENV.sandbox]?.trim() || 'on';
-  if (sandbox !== 'on' && sandbox !== 'nested' && sandbox !== 'off') {
-    throw new ConfigError(`${ENV.sandbox} must be on, nested or off`);
+  // The engine sandbox by default: the per-command one costs ~100 ms of CPU per Bash call (docs/security.md).
+  const sandbox = (environment[ENV.sandbox]?.trim() || 'engine') as SandboxMode;
+  if (!SANDBOX_MODES.includes(sandbox)) {
+    throw new ConfigError(`${ENV.sandbox} must be one of ${SANDBOX_MODES.join(', ')}`);
+  }
+  const allowedDomains = (environment[ENV.sandboxAllowedDomains] ?? '')
+    .split(',')
+    .map((d) => d.trim())
+    .filter((d) => d !== '');
+  if (isEngineSandbox(sandbox) && allowedDomains.length > 0) {
+    // The engine sandbox has no network but its model and MCP bridges: a list here would be silently ignored.
+    throw new ConfigError(`${ENV.sandboxAllowedDomains} is not supported with ${ENV.sandbox}=${sandbox}`);
   }
   // The working tree is every tool's to read; the sessions (transcripts, event logs) must not be in it.
   const workspaceDir = resolve(
@@ -143,10 +162,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv): WorkerConfig {
     scriptedDelayMs: integer(ENV.scriptedDelay, environment[ENV.scriptedDelay], 400),
     mcpConfigFile: environment[ENV.mcpConfig]?.trim() || undefined,
     sandbox,
-    sandboxAllowedDomains: (environment[ENV.sandboxAllowedDomains] ?? '')
-      .split(',')
-      .map((d) => d.trim())
-      .filter((d) => d !== ''),
+    sandboxAllowedDomains: allowedDomains,
     secretsDir: environment[ENV.secretsDir]?.trim() || undefined,
   };
 }

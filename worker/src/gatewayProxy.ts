@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   createServer,
   request as httpRequest,
@@ -9,6 +9,7 @@ import {
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { logger } from './log.js';
+import { anthropicError, digest, errorType, readAll } from './proxyHelpers.js';
 import { TRACEPARENT, TurnTraces } from './traceContext.js';
 import { MintFailed, type WorkerTokens } from './workerTokens.js';
 
@@ -42,14 +43,23 @@ const FORWARDED_RESPONSE_HEADERS = new Set([
 const ROUTES = new Set(['/v1/messages', '/v1/messages/count_tokens']);
 /** A query as the engine sends it (`beta=true`): plain key=value pairs, nothing a URL parser would reinterpret. */
 const QUERY = /^[A-Za-z0-9_.~-]+=[A-Za-z0-9_.~-]*(?:&[A-Za-z0-9_.~-]+=[A-Za-z0-9_.~-]*)*$/;
-/** Larger than any request the engine sends (its context window as JSON), small enough not to exhaust the heap. */
-const MAX_BODY = 32 * 1024 * 1024;
 
 /** A running engine's grant: its base URL and credential, and how to withdraw them once it is gone. */
 export interface ProxyGrant {
   baseUrl: string;
   credential: string;
+  /** The engine's own Unix socket (engine sandbox): its only way to the proxy. */
+  socket?: string;
   revoke(): void;
+}
+
+/** Where an engine in its own sandbox finds the proxy: a loopback port of its network namespace, bridged. */
+export const ENGINE_MODEL_PORT = 4180;
+
+interface Grant {
+  conversationId: string;
+  /** Granted on an engine's own socket: good there only, never on the shared loopback port. */
+  socket: boolean;
 }
 
 export class GatewayProxy {
@@ -57,7 +67,9 @@ export class GatewayProxy {
   /** Conversations whose last gateway answer was a spending-limit denial: their turn is budget_exceeded. */
   private readonly denied = new Set<string>();
   /** SHA-256 of each live engine's capability → its conversation. */
-  private readonly grants = new Map<string, string>();
+  private readonly grants = new Map<string, Grant>();
+  /** The engines' own sockets (engine sandbox), closed with the proxy. */
+  private readonly engineServers = new Set<Server>();
   /** Called when the engine's request reaches the proxy (the benchmark's "first model call"). */
   onCall: ((conversationId: string) => void) | undefined;
 
@@ -66,8 +78,16 @@ export class GatewayProxy {
     private readonly tokens: WorkerTokens,
     private readonly traces: TurnTraces = new TurnTraces(),
   ) {
-    this.server = createServer((req, res) => {
-      this.handle(req, res).catch((e: unknown) => {
+    this.server = this.serverFor((key) => {
+      const grant = this.grants.get(key);
+      return grant && !grant.socket ? grant.conversationId : undefined;
+    });
+  }
+
+  /** A server acting for the conversation `conversationOf` finds for a capability's digest. */
+  private serverFor(conversationOf: (key: string) => string | undefined): Server {
+    return createServer((req, res) => {
+      this.handle(req, res, conversationOf).catch((e: unknown) => {
         log.error('proxy failure', { error: String(e) });
         if (!res.headersSent) {
           anthropicError(res, 502, 'api_error', 'the worker could not forward the request');
@@ -95,12 +115,41 @@ export class GatewayProxy {
   grant(conversationId: string): ProxyGrant {
     const credential = `tkcap_${randomBytes(32).toString('base64url')}`;
     const key = digest(credential);
-    this.grants.set(key, conversationId);
+    this.grants.set(key, { conversationId, socket: false });
     return {
       baseUrl: `http://127.0.0.1:${this.port()}`,
       credential,
       revoke: () => {
         this.grants.delete(key);
+      },
+    };
+  }
+
+  /**
+   * A capability for one engine in its own sandbox, good only on `socketPath`, a Unix socket only that
+   * engine can reach (bridged to `ENGINE_MODEL_PORT` inside its network namespace): the socket is the
+   * capability, the credential only names the engine on it. Revoking closes the socket.
+   */
+  grantOnSocket(conversationId: string, socketPath: string): ProxyGrant {
+    const credential = `tkcap_${randomBytes(32).toString('base64url')}`;
+    const key = digest(credential);
+    this.grants.set(key, { conversationId, socket: true });
+    const server = this.serverFor((presented) =>
+      presented === key && this.grants.has(key) ? conversationId : undefined,
+    );
+    // Bound before this returns (a Unix socket binds synchronously); a failure shows as the engine's.
+    server.on('error', (e) => log.error('engine socket failed', { conversationId, error: String(e) }));
+    server.listen(socketPath);
+    this.engineServers.add(server);
+    return {
+      baseUrl: `http://127.0.0.1:${ENGINE_MODEL_PORT}`,
+      credential,
+      socket: socketPath,
+      revoke: () => {
+        this.grants.delete(key);
+        this.engineServers.delete(server);
+        server.closeAllConnections();
+        server.close();
       },
     };
   }
@@ -120,12 +169,17 @@ export class GatewayProxy {
   }
 
   async close(): Promise<void> {
+    for (const server of this.engineServers) {
+      server.closeAllConnections();
+      server.close();
+    }
+    this.engineServers.clear();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  /** The conversation whose engine holds the request's capability (`Authorization: Bearer` or `x-api-key`). */
-  private conversationOf(req: IncomingMessage): string | undefined {
+  /** The digest of the request's capability (`Authorization: Bearer` or `x-api-key`). */
+  private capabilityOf(req: IncomingMessage): string | undefined {
     const authorization = req.headers.authorization;
     const presented =
       typeof authorization === 'string' && authorization.startsWith('Bearer ')
@@ -134,10 +188,14 @@ export class GatewayProxy {
     if (typeof presented !== 'string' || presented.length > 200) {
       return undefined;
     }
-    return this.grants.get(digest(presented));
+    return digest(presented);
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    conversationOf: (key: string) => string | undefined,
+  ): Promise<void> {
     // Judged on the raw request target, before any decoding or dot-segment folding: a path is served only
     // when it is spelled exactly as one of the two routes (so `/v1/messages/../../x`, `%2e%2e`, `%2f`,
     // `//`, absolute-form and anything else are simply not found).
@@ -156,7 +214,8 @@ export class GatewayProxy {
       anthropicError(res, 405, 'invalid_request_error', `${path} takes only POST`);
       return;
     }
-    const conversationId = this.conversationOf(req);
+    const key = this.capabilityOf(req);
+    const conversationId = key === undefined ? undefined : conversationOf(key);
     if (conversationId === undefined) {
       req.resume();
       anthropicError(res, 401, 'authentication_error', 'no capability of a running engine');
@@ -242,50 +301,4 @@ export class GatewayProxy {
       upstream.end(body);
     });
   }
-}
-
-function readAll(req: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        chunks.length = 0;
-        req.pause();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > MAX_BODY ? undefined : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
-function digest(credential: string): string {
-  return createHash('sha256').update(credential).digest('hex');
-}
-
-function errorType(status: number): string {
-  switch (status) {
-    case 401:
-      return 'authentication_error';
-    case 403:
-      return 'permission_error';
-    case 429:
-      return 'rate_limit_error';
-    default:
-      return 'api_error';
-  }
-}
-
-function anthropicError(res: ServerResponse, status: number, type: string, message: string): void {
-  const body = JSON.stringify({ type: 'error', error: { type, message } });
-  // A refusal (4xx) will not change on retry; an unreachable control plane may be back in a moment.
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'x-should-retry': status < 500 ? 'false' : 'true',
-  });
-  res.end(body);
 }

@@ -7,8 +7,9 @@ import { type Agent, type SdkAgentSettings, scriptedAgent, sdkAgent } from './ag
 import { BuildApi } from './buildApi.js';
 import { BUILD_SERVER, buildServer, TurnSignals } from './buildTools.js';
 import { CommandTokenVerifier } from './commandToken.js';
-import type { WorkerConfig } from './config.js';
+import { isEngineSandbox, type WorkerConfig } from './config.js';
 import { EngineProcesses } from './engineProcesses.js';
+import { type BoxedGrant, EngineRuntime, removeStaleRuntimes } from './engineSandbox.js';
 import { GatewayProxy } from './gatewayProxy.js';
 import { json, problem } from './http.js';
 import { logger } from './log.js';
@@ -57,6 +58,7 @@ export class Worker {
   ) {
     mkdirSync(config.configDir, { recursive: true });
     mkdirSync(config.workspaceDir, { recursive: true });
+    if (isEngineSandbox(config.sandbox)) removeStaleRuntimes();
     const tokens = new WorkerTokens(config.gatewayBaseUrl, config.secrets.identityToken);
     const traces = new TurnTraces();
     this.proxy = new GatewayProxy(config.gatewayBaseUrl, tokens, traces);
@@ -74,7 +76,7 @@ export class Worker {
       configDir: config.configDir,
       workspaceDir: config.workspaceDir,
       model: config.model,
-      grant: (id) => this.proxy.grant(id),
+      grant: (id) => (isEngineSandbox(config.sandbox) ? this.boxedGrant(id) : this.proxy.grant(id)),
       boundary: {
         sandbox: config.sandbox,
         allowedDomains: config.sandboxAllowedDomains,
@@ -139,6 +141,20 @@ export class Worker {
         }
       });
     });
+  }
+
+  /** An engine sandbox's grant: the proxy on a socket in the engine's own runtime, removed with it. */
+  private boxedGrant(conversationId: string): BoxedGrant {
+    const runtime = new EngineRuntime();
+    const grant = this.proxy.grantOnSocket(conversationId, runtime.modelSocket);
+    return {
+      ...grant,
+      runtime,
+      revoke: () => {
+        grant.revoke();
+        runtime.remove();
+      },
+    };
   }
 
   static async start(config: WorkerConfig, agent?: Agent): Promise<Worker> {

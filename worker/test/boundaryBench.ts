@@ -17,7 +17,7 @@ import { Client, KEY } from './support.js';
  * each mode against `off`, and where one sandboxed call's time goes (sandboxSteps.ts).
  */
 const TURNS = Number(process.env.BENCH_TURNS ?? 10);
-const MODES = (process.env.BENCH_MODES ?? 'off,on,nested').split(',');
+const MODES = (process.env.BENCH_MODES ?? 'off,on,nested,engine,engine-nested').split(',');
 
 interface Timed {
   ms: number;
@@ -236,7 +236,8 @@ if (off) {
     '',
   );
 }
-const sandboxed = MODES.filter((m) => m !== 'off');
+// The steps of Claude Code's per-command sandbox; the engine modes have none per call.
+const sandboxed = MODES.filter((m) => m === 'on' || m === 'nested');
 if (sandboxed.length > 0 && hasBubblewrap() && process.env.BENCH_STEPS !== '0') {
   const mode = sandboxed.includes('nested') ? 'nested' : (sandboxed[0] as string);
   lines.push(

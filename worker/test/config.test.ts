@@ -36,6 +36,31 @@ test('the config comes from the environment; a missing variable is named, its se
   );
 });
 
+test('the sandbox modes: the five known ones, and no allowed hosts in the engine sandbox, which has no network', () => {
+  assert.equal(loadConfig(complete).sandbox, 'engine');
+  for (const mode of ['on', 'nested', 'engine', 'engine-nested', 'off']) {
+    assert.equal(loadConfig({ ...complete, TALKIDE_WORKER_SANDBOX: mode }).sandbox, mode);
+  }
+  assert.throws(() => loadConfig({ ...complete, TALKIDE_WORKER_SANDBOX: 'bwrap' }), /must be one of/);
+  assert.deepEqual(
+    loadConfig({
+      ...complete,
+      TALKIDE_WORKER_SANDBOX: 'on',
+      TALKIDE_WORKER_SANDBOX_ALLOWED_DOMAINS: 'a.example, b.example',
+    }).sandboxAllowedDomains,
+    ['a.example', 'b.example'],
+  );
+  assert.throws(
+    () =>
+      loadConfig({
+        ...complete,
+        TALKIDE_WORKER_SANDBOX: 'engine',
+        TALKIDE_WORKER_SANDBOX_ALLOWED_DOMAINS: 'a.example',
+      }),
+    /not supported with TALKIDE_WORKER_SANDBOX=engine/,
+  );
+});
+
 test('an ANTHROPIC_API_KEY in the environment stops the start', () => {
   assert.throws(
     () => loadConfig({ ...complete, ANTHROPIC_API_KEY: 'sk-ant-x' }),

@@ -221,16 +221,19 @@ test('a turn runs on the real engine with only the volumes, HOME and TMPDIR writ
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
+  // In the engine sandbox each conversation's CLAUDE_CONFIG_DIR is a directory inside this one.
   assert.deepEqual(processesWith(`CLAUDE_CONFIG_DIR=${sessions}`), [], 'an engine outlived its worker');
 });
 
-/** The processes whose environment holds `entry`: the engines this test's worker started. */
+/** The processes whose environment holds `entry` (or a path below it): the engines this test's worker started. */
 function processesWith(entry: string): string[] {
   return readdirSync('/proc')
     .filter((pid) => /^\d+$/.test(pid))
     .filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(entry);
+        return readFileSync(`/proc/${pid}/environ`, 'latin1')
+          .split('\0')
+          .some((line) => line === entry || line.startsWith(`${entry}/`));
       } catch {
         return false; // gone, or not ours to read
       }

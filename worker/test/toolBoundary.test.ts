@@ -4,6 +4,7 @@ import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { conversationConfigDir } from '../src/engineSandbox.js';
 import {
   asRoot,
   environOf,
@@ -36,12 +37,17 @@ after(async () => {
 
 interface Pod {
   root: string;
+  /** The worker's own temporary space (no permission rule covers it). */
+  tmp: string;
   sessions: string;
   secrets: string;
   env: Record<string, string>;
 }
 
-function pod(controlPlane: StandIn, boundary: 'on' | 'nested' | undefined): Pod {
+type Boundary = 'on' | 'nested' | 'engine' | 'engine-nested';
+const isEngineMode = (boundary: Boundary | undefined) => boundary?.startsWith('engine') ?? false;
+
+function pod(controlPlane: StandIn, boundary: Boundary | undefined): Pod {
   const root = mkdtempSync(join(tmpdir(), 'talkide-boundary-'));
   if (asRoot) chmodSync(root, 0o755);
   cleanups.push(() => rmSync(root, { recursive: true, force: true }));
@@ -82,7 +88,9 @@ function pod(controlPlane: StandIn, boundary: 'on' | 'nested' | undefined): Pod 
       TALKIDE_WORKER_SANDBOX: 'off',
     });
   }
-  return { root, sessions, secrets, env };
+  writeFileSync(join(tmp, 'worker-only'), MARKER);
+  if (asRoot) chownSync(join(tmp, 'worker-only'), WORKER_UID, WORKER_UID);
+  return { root, tmp, sessions, secrets, env };
 }
 
 async function turn(client: Client, id: string, text: string): Promise<Sse[]> {
@@ -101,7 +109,7 @@ function toolOutput(events: Sse[]): string {
 
 /** Runs the other conversation, then the probe in a second one; returns the probe's output. */
 async function probe(
-  boundary: 'on' | 'nested' | undefined,
+  boundary: Boundary | undefined,
 ): Promise<{ output: string; reads: string[]; pod: Pod; controlPlane: StandIn; otherCapability: string }> {
   const controlPlane = await standInControlPlane();
   cleanups.push(() => controlPlane.close());
@@ -113,8 +121,10 @@ async function probe(
   const other = randomUUID();
   controlPlane.commands.set('other', `echo ${MARKER}`);
   assert.match(toolOutput(await turn(client, other, 'RUN other')), new RegExp(MARKER));
-  // The other conversation's engine stays warm: its capability is in its environment.
-  const [engine] = processesWith(`CLAUDE_CONFIG_DIR=${p.sessions}`).filter((pid) =>
+  // The other conversation's engine stays warm: its capability is in its environment. In the engine sandbox
+  // each conversation has a config directory of its own.
+  const otherConfig = isEngineMode(boundary) ? conversationConfigDir(p.sessions, other) : p.sessions;
+  const [engine] = processesWith(`CLAUDE_CONFIG_DIR=${otherConfig}`).filter((pid) =>
     hasVariable(pid, 'ANTHROPIC_AUTH_TOKEN'),
   );
   assert.ok(engine, 'the other conversation has a warm engine');
@@ -127,7 +137,7 @@ async function probe(
       'echo "== pid1"; tr "\\0" "\\n" </proc/1/environ | grep -E "TALKIDE_WORKER|tkwi_" || echo "pid1: nothing"',
       'echo "== every process"; { for f in /proc/[0-9]*/environ; do tr "\\0" "\\n" <"$f"; done; } 2>/dev/null | grep -E "TALKIDE_WORKER_IDENTITY|tkwi_|tkcap_" | sort -u || echo "processes: nothing"',
       `echo "== secret files"; cat ${p.secrets}/identity-token ${p.secrets}/command-key 2>&1`,
-      `echo "== transcript"; cat ${p.sessions}/projects/*/${other}.jsonl 2>&1 | grep -o "${MARKER}" | head -n 1; ls ${p.sessions}/projects 2>&1`,
+      `echo "== transcript"; cat ${p.sessions}/projects/*/${other}.jsonl ${otherConfig}/projects/*/${other}.jsonl 2>&1 | grep -o "${MARKER}" | head -n 1; ls ${p.sessions}/projects 2>&1`,
       `echo "== events"; cat ${p.sessions}/talkide/sessions/${other}/events.jsonl 2>&1 | head -c 200`,
       `echo "== proxy"; curl -sS -m 5 -o /dev/null -w "other capability: %{http_code}\\n" -X POST ${proxy}/v1/messages -H "authorization: Bearer ${otherCapability}" -d "{}" 2>&1`,
       `curl -sS -m 5 --path-as-is -o /dev/null -w "climb: %{http_code}\\n" -X POST "${proxy}/v1/messages/../../../api/internal/worker/issues" -d "{}" 2>&1`,
@@ -141,6 +151,9 @@ async function probe(
   for (const file of [
     join(p.secrets, 'identity-token'),
     join(p.sessions, 'talkide', 'sessions', other, 'events.jsonl'),
+    // No permission rule covers the worker's temporary space: in the engine sandbox its mounts keep it out
+    // (the control run reads it).
+    ...(isEngineMode(boundary) || boundary === undefined ? [join(p.tmp, 'worker-only')] : []),
   ]) {
     const readId = randomUUID();
     reads.push(toolOutput(await turn(client, readId, `READ ${file}`)));
@@ -148,7 +161,7 @@ async function probe(
   return { output, reads, pod: p, controlPlane, otherCapability: String(otherCapability) };
 }
 
-for (const mode of ['on', 'nested'] as const) {
+for (const mode of ['on', 'nested', 'engine', 'engine-nested'] as const) {
   test(`with the boundary (sandbox ${mode}), Bash reads no secret, no other session, and cannot act through the proxy`, {
     timeout: 300_000,
   }, async () => {
@@ -163,14 +176,27 @@ for (const mode of ['on', 'nested'] as const) {
     assert.match(section('secret files'), /No such file|Permission denied|Operation not permitted/, output);
     assert.match(section('transcript'), /No such file|Permission denied|Operation not permitted/, output);
     assert.match(section('events'), /No such file|Permission denied|Operation not permitted/, output);
-    // No route to the proxy or the worker from inside the sandbox: curl reports 000 (or the sandbox's 403).
-    for (const line of ['other capability', 'climb', 'worker port']) {
-      assert.match(section('proxy'), new RegExp(`${line}: (000|403)`), output);
+    if (isEngineMode(mode)) {
+      // The sandbox's one way out is its own engine's socket: another engine's capability is refused there
+      // (401), a climb is not found (404), and the worker's port is not reachable at all.
+      assert.match(section('proxy'), /other capability: 401/, output);
+      assert.match(section('proxy'), /climb: 404/, output);
+      assert.match(section('proxy'), /worker port: 000/, output);
+    } else {
+      // No route to the proxy or the worker from inside the sandbox: curl reports 000 (or the sandbox's 403).
+      for (const line of ['other capability', 'climb', 'worker port']) {
+        assert.match(section('proxy'), new RegExp(`${line}: (000|403)`), output);
+      }
     }
     assert.ok(!controlPlane.paths.some((p) => p.includes('/issues')), JSON.stringify(controlPlane.paths));
-    for (const read of reads) {
+    for (const read of reads.slice(0, 2)) {
       assert.doesNotMatch(read, new RegExp(`${IDENTITY}|${MARKER}`), read);
       assert.match(read, /denied|not allowed|permission/i, read);
+    }
+    if (isEngineMode(mode)) {
+      assert.equal(reads.length, 3);
+      assert.doesNotMatch(reads[2] as string, new RegExp(MARKER), reads[2]);
+      assert.match(reads[2] as string, /does not exist|no such file/i, reads[2]);
     }
   });
 }
@@ -180,6 +206,7 @@ test('without the boundary the same probe reads the identity token (the probe is
 }, async () => {
   const { output, reads, otherCapability } = await probe(undefined);
   assert.match(reads.join('\n'), new RegExp(IDENTITY), 'Read reaches the Secret without the boundary');
+  assert.match(reads[2] as string, new RegExp(MARKER), "Read reaches the worker's temporary space");
   assert.match(output, new RegExp(IDENTITY), output);
   assert.match(output, new RegExp(MARKER), output);
   assert.match(output, new RegExp(otherCapability), output);

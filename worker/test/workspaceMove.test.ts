@@ -19,7 +19,8 @@ after(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-async function turnAfterMove(keepTranscript: boolean): Promise<string> {
+/** `sandboxAfter`: the mode of the worker after the move (`engine`: the transcript moves to the conversation's own directory). */
+async function turnAfterMove(keepTranscript: boolean, sandboxAfter = 'off'): Promise<string> {
   const controlPlane = await standInControlPlane();
   cleanups.push(() => controlPlane.close());
   const root = mkdtempSync(join(tmpdir(), 'talkide-move-'));
@@ -27,7 +28,7 @@ async function turnAfterMove(keepTranscript: boolean): Promise<string> {
   cleanups.push(() => rmSync(root, { recursive: true, force: true }));
   const tmp = writable(root, 'pod-tmp');
   const sessions = writable(root, 'sessions');
-  const env = (workspace: string): Record<string, string> => ({
+  const env = (workspace: string, sandbox = 'off'): Record<string, string> => ({
     HOME: join(tmp, 'home'),
     TMPDIR: tmp,
     CLAUDE_CONFIG_DIR: sessions,
@@ -39,7 +40,7 @@ async function turnAfterMove(keepTranscript: boolean): Promise<string> {
     TALKIDE_WORKER_STOP_GRACE: 'PT0S',
     TALKIDE_WORKER_IDENTITY_TOKEN: `tkwi_${randomUUID().replaceAll('-', '')}`,
     TALKIDE_WORKER_COMMAND_KEY: `k1:${Buffer.from(KEY).toString('base64url')}`,
-    TALKIDE_WORKER_SANDBOX: 'off',
+    TALKIDE_WORKER_SANDBOX: sandbox,
     TALKIDE_WORKSPACE_DIR: workspace,
   });
   const conversation = randomUUID();
@@ -56,7 +57,7 @@ async function turnAfterMove(keepTranscript: boolean): Promise<string> {
   assert.ok(existsSync(projects), 'the engine kept a transcript');
   if (!keepTranscript) rmSync(projects, { recursive: true });
 
-  const moved = await startWorker(env(writable(root, 'workspace')));
+  const moved = await startWorker(env(writable(root, 'workspace'), sandboxAfter));
   cleanups.push(() => moved.stop());
   const second = new Client(`http://127.0.0.1:${moved.port}`);
   assert.ok((await second.open(conversation)).status < 300);
@@ -79,6 +80,12 @@ test('a conversation started before the working tree moved resumes with its earl
   timeout: 600_000,
 }, async () => {
   assert.equal(await turnAfterMove(true), 'remembered');
+});
+
+test('a conversation started before the working tree moved resumes with its earlier turns in the engine sandbox', {
+  timeout: 600_000,
+}, async () => {
+  assert.equal(await turnAfterMove(true, 'engine'), 'remembered');
 });
 
 test('control: without its transcript the same conversation has no earlier turns', {

@@ -3,6 +3,8 @@ package app.talkide.controlplane.endtoend;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import app.talkide.controlplane.provisioning.ManagedNames;
+import app.talkide.controlplane.provisioning.objects.WorkerDeploymentBuilder;
 import app.talkide.controlplane.support.RealCluster;
 import app.talkide.controlplane.support.TestHttp;
 import com.marcnuri.helm.Helm;
@@ -244,6 +246,25 @@ class ClusterEndToEndTest {
 
     @Test
     @Order(5)
+    void mistakenOrHostileBashInThePodReachesNoSecretNoWorkerProcessAndNoWorkerPort() {
+        assertThat(conversation).as("the conversation of the previous step").isNotNull();
+        // What a prompt-injected command would try first, in the restricted pod's engine sandbox: the Secret's
+        // files, the worker's environment through the pod's /proc, and the worker's command port on loopback.
+        String probe = "echo secret-files=$(ls -A " + WorkerDeploymentBuilder.SECRETS_DIR + " 2>/dev/null | wc -l);"
+                + " cat " + WorkerDeploymentBuilder.SECRETS_DIR + "/* 2>&1 | head -c 200;"
+                + " echo environ-talkide=$(tr '\\\\0' '\\\\n' </proc/1/environ 2>/dev/null | grep -c TALKIDE_);"
+                + " (echo > /dev/tcp/127.0.0.1/" + ManagedNames.WORKER_PORT + ") 2>/dev/null"
+                + " && echo worker-port-open || echo worker-port-closed";
+        String before = eventData();
+        awaitTurnCompleted(send("Probe [[sim:tool_use=Bash {\"command\":\"" + probe + "\"}]]"));
+        String output = eventData().substring(before.length());
+
+        assertThat(output).contains("secret-files=0", "environ-talkide=0", "worker-port-closed");
+        assertThat(output).doesNotContain(identityToken());
+    }
+
+    @Test
+    @Order(6)
     void aWorkerDeletedMidTurnEndsTheTurnAsRestartedAndTheNextTurnHasTheEarlierOnes() {
         assertThat(conversation).as("the conversation of the previous step").isNotNull();
         int before = count("turn.started");
@@ -270,7 +291,7 @@ class ClusterEndToEndTest {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void anIdentityTokenRotationKeepsTheWorkerMintingAndRetiresTheOldToken() {
         assertThat(conversation).as("the conversation of the previous steps").isNotNull();
         String old = identityToken();
@@ -294,7 +315,7 @@ class ClusterEndToEndTest {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void aGradleBuildRunsAsAJobInTheClusterAndItsLogReachesTheConversation() {
         assertThat(conversation).as("the conversation of the previous steps").isNotNull();
         String script = "printf \\\"rootProject.name = 'demo'\\\\n\\\" > settings.gradle"
@@ -322,7 +343,7 @@ class ClusterEndToEndTest {
      * is reachable here), and interrupting the turn cancels the build and removes the Job and its pod.
      */
     @Test
-    @Order(8)
+    @Order(9)
     void anImageBuildJobIsAcceptedByTheApiServerItsPodCannotPullKanikoHereAndAnInterruptRemovesIt() {
         assertThat(conversation).as("the conversation of the previous steps").isNotNull();
         // What the operator puts into each tenant namespace: the push credential kaniko mounts.
@@ -442,7 +463,7 @@ class ClusterEndToEndTest {
     }
 
     @Test
-    @Order(9)
+    @Order(10)
     void aDeletedTenantEnvironmentLeavesNothingInTheCluster() {
         TestHttp.Response deleted = adminCall("DELETE", "/api/admin/tenant-environments/" + TENANT + "/" + ENV, null);
         assertThat(deleted.status()).as(deleted.body()).isIn(200, 202);
@@ -497,7 +518,7 @@ class ClusterEndToEndTest {
      * {@code policy/v1beta1} before, which the chart picks from what the API server serves.
      */
     @Test
-    @Order(10)
+    @Order(11)
     void withTwoReplicasTheChartsDisruptionBudgetUsesThePolicyApiTheServerHas() throws Exception {
         Map<String, Object> values = new LinkedHashMap<>(installed);
         values.put("replicaCount", 2);

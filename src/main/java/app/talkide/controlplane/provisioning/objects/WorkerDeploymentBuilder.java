@@ -244,8 +244,9 @@ public final class WorkerDeploymentBuilder {
                 value("TALKIDE_WORKER_SECRETS_DIR", SECRETS_DIR),
                 // Header values are credentials: the worker denies this directory to every tool, like the above.
                 value("TALKIDE_WORKER_MCP_CONFIG", MCP_DIR + "/" + WorkerMcpConfig.FILE_NAME),
-                // Bash in bubblewrap with /proc bound, not mounted: what a pod without CAP_SYS_ADMIN allows.
-                value("TALKIDE_WORKER_SANDBOX", "nested"),
+                // Each engine in one bubblewrap sandbox with the pod's /proc bound, not mounted: what a pod
+                // without CAP_SYS_ADMIN allows (docs/security.md).
+                value("TALKIDE_WORKER_SANDBOX", "engine-nested"),
                 value("CLAUDE_CONFIG_DIR", CONFIG_DIR),
                 value("TALKIDE_WORKSPACE_DIR", WORKSPACE_DIR),
                 value("HOME", HOME_DIR),

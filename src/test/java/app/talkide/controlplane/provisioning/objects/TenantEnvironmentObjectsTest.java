@@ -207,7 +207,7 @@ class TenantEnvironmentObjectsTest {
         // The tokens are files of the Secret's volume, never variables (readable in /proc by the tools).
         assertThat(env).doesNotContainKeys("TALKIDE_WORKER_IDENTITY_TOKEN", "TALKIDE_WORKER_COMMAND_KEY");
         assertThat(env.get("TALKIDE_WORKER_SECRETS_DIR").getValue()).isEqualTo("/var/run/secrets/talkide");
-        assertThat(env.get("TALKIDE_WORKER_SANDBOX").getValue()).isEqualTo("nested");
+        assertThat(env.get("TALKIDE_WORKER_SANDBOX").getValue()).isEqualTo("engine-nested");
         var secretVolume = deployment.getSpec().getTemplate().getSpec().getVolumes().stream()
                 .filter(v -> v.getSecret() != null)
                 .findFirst()

@@ -93,6 +93,11 @@ class CallReservationsTest {
                 .reserveWithRecord(
                         reserved.reservation().id(), "alice", 500, properties.defaultLimits(), windows, expiry);
         verify(rows, never()).insert(any(), any(), anyLong(), any(), any());
+
+        when(budgets.reserveWithRecord(any(), any(), anyLong(), any(), any(), any()))
+                .thenReturn(false);
+        spent(10_000_000);
+        assertThat(reservations.reserve("alice", 500)).isInstanceOf(Denied.class);
     }
 
     @Test

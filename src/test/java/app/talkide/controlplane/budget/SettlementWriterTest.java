@@ -41,13 +41,17 @@ class SettlementWriterTest {
     final BudgetLeases leases = mock(BudgetLeases.class);
     final LeaseTopUpsAhead ahead = mock(LeaseTopUpsAhead.class);
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    final SettlementWriter writer;
+    SettlementWriter writer;
 
     SettlementWriterTest() {
         when(leases.topUpsAhead()).thenReturn(ahead);
         when(ahead.claim()).thenReturn(List.of());
         when(reservations.delete(any()))
                 .thenAnswer(call -> new boolean[call.<List<?>>getArgument(0).size()]);
+    }
+
+    /** Starts the writer's thread: after the stand-ins are set up, which must not change under it. */
+    SettlementWriter start() {
         writer = new SettlementWriter(
                 mock(BudgetRepository.class),
                 reservations,
@@ -57,11 +61,14 @@ class SettlementWriterTest {
                 Clock.fixed(now, ZoneOffset.UTC),
                 new StandInTransactions(),
                 meters);
+        return writer;
     }
 
     @AfterEach
     void stop() throws InterruptedException {
-        writer.destroy();
+        if (writer != null) {
+            writer.destroy();
+        }
     }
 
     UsageRecord call(String user) {
@@ -72,7 +79,7 @@ class SettlementWriterTest {
     void aSettlementCompletesOnceItsCommitDid() throws Exception {
         UsageRecord record = call("alice");
 
-        writer.submit(record, new Reservation(UUID.randomUUID(), "alice", 100), 0)
+        start().submit(record, new Reservation(UUID.randomUUID(), "alice", 100), 0)
                 .get(WAIT_SECONDS, TimeUnit.SECONDS);
 
         verify(usage).insertAll(List.of(record));
@@ -86,6 +93,7 @@ class SettlementWriterTest {
         var refused = new IllegalStateException("value too long");
         doThrow(refused).when(usage).insertAll(argThat(records -> records.contains(poison)));
 
+        start();
         CompletableFuture<Void> before = writer.submit(call("alice"), null, 0);
         CompletableFuture<Void> failing = writer.submit(poison, null, 0);
         CompletableFuture<Void> after = writer.submit(call("bob"), null, 0);
@@ -102,8 +110,9 @@ class SettlementWriterTest {
     void aTopUpAheadOfNeedGoesAloneWhenNoSettlementComes() {
         LeaseTopUpsAhead.TopUp topUp = mock(LeaseTopUpsAhead.TopUp.class);
         when(topUp.userId()).thenReturn("alice");
-        when(ahead.any()).thenReturn(true, false);
+        when(ahead.any()).thenReturn(true);
         when(ahead.claim()).thenReturn(List.of(topUp), List.of());
+        start();
 
         verify(topUp, timeout(WAIT_SECONDS * 1_000)).finish(true);
         verify(topUp).wanted();
@@ -119,7 +128,7 @@ class SettlementWriterTest {
         when(ahead.claim()).thenReturn(List.of(topUp), List.of());
         UsageRecord record = call("bob");
 
-        writer.submit(record, null, 0).get(WAIT_SECONDS, TimeUnit.SECONDS);
+        start().submit(record, null, 0).get(WAIT_SECONDS, TimeUnit.SECONDS);
 
         verify(topUp).finish(false);
         verify(usage, timeout(WAIT_SECONDS * 1_000).times(2)).insertAll(List.of(record));
@@ -127,7 +136,7 @@ class SettlementWriterTest {
 
     @Test
     void afterShutdownASettlementIsWrittenAtOnce() throws Exception {
-        writer.destroy();
+        start().destroy();
         UsageRecord record = call("alice");
 
         CompletableFuture<Void> done = writer.submit(record, null, 0);

@@ -151,6 +151,7 @@ class UserBudgetServiceDecisionsTest {
         userRow(BudgetRows.of("alice", windows));
         assertThat(service.extend(reservation, 50)).isEqualTo(ExtensionDecision.REFUSED);
         assertThat(reservation.amountMicros()).isEqualTo(150);
+        assertThat(service.extend(reservation, 0)).as("nothing asked").isEqualTo(ExtensionDecision.GRANTED);
     }
 
     @Test
@@ -234,18 +235,25 @@ class UserBudgetServiceDecisionsTest {
         when(settlements.submit(record, null, 0)).thenReturn(CompletableFuture.failedFuture(failure));
 
         assertThatThrownBy(() -> service.record(record)).isSameAs(failure);
+
+        var reservation = new Reservation(UUID.randomUUID(), "alice", 1);
+        when(settlements.submit(record, reservation, 0)).thenReturn(CompletableFuture.failedFuture(failure));
+        assertThatThrownBy(() -> service.postCallDebit(reservation, record)).isSameAs(failure);
     }
 
     @Test
     void deadReservationsGoBackOnlyIfNoOtherReplicaReleasedThemFirst() {
         var gone = new ReservationRepository.Expired(UUID.randomUUID(), "alice", 300);
         var stillThere = new ReservationRepository.Expired(UUID.randomUUID(), "bob", 400);
+        var alsoThere = new ReservationRepository.Expired(UUID.randomUUID(), "carol", 500);
         when(returns.expireDead()).thenReturn(2);
-        when(reservationRows.expired(now, 500)).thenReturn(List.of(gone, stillThere));
+        when(reservationRows.expired(now, 500)).thenReturn(List.of(gone, stillThere, alsoThere));
         when(reservationRows.deleteIfExpired(stillThere.id(), now)).thenReturn(true);
+        when(reservationRows.deleteIfExpired(alsoThere.id(), now)).thenReturn(true);
 
-        assertThat(service.expireDeadReservations()).isEqualTo(3);
+        assertThat(service.expireDeadReservations()).isEqualTo(4);
         verify(budgets).release("bob", 400);
+        verify(budgets).release("carol", 500);
         verify(budgets, never()).release(eq("alice"), anyLong());
     }
 

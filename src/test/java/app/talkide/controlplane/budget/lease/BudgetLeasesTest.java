@@ -90,6 +90,9 @@ class BudgetLeasesTest {
         assertThat(leases.owns(lease)).isTrue();
         assertThat(leases.current("alice")).isSameAs(lease);
         assertThat(leases.all()).containsExactly(lease);
+        // Four of its five requests left: a quarter of a top-up's 60 or fewer, so it asks for more ahead.
+        assertThat(leases.topUpsAhead().any()).isTrue();
+        assertThat(lease.changing.isLocked()).as("never left locked").isFalse();
     }
 
     @Test
@@ -156,6 +159,7 @@ class BudgetLeasesTest {
                 .as("topped up with money only")
                 .isTrue();
         assertThat(topUps("needed")).isEqualTo(2);
+        assertThat(lease.changing.isLocked()).isFalse();
         verify(rows)
                 .grant(
                         eq("alice"),
@@ -180,12 +184,18 @@ class BudgetLeasesTest {
         assertThat(leases.grow(lease, 2_000_000, false)).isFalse();
         assertThat(lease.holdFree(1, now)).as("what it had free was given back").isEqualTo(1);
         lease.unhold(1);
+        assertThat(transactions.rollbacks).as("the refused grant").isEqualTo(1);
+        assertThat(lease.changing.isLocked()).isFalse();
 
         var exact = new LeaseRepository.Grant(1_000_300, 0, 0, 0, Long.MAX_VALUE);
         when(rows.grant("alice", leases.replica(), exact, 0, true, properties.defaultLimits(), windows, expires))
                 .thenReturn(true);
         assertThat(leases.grow(lease, 2_000_000, true)).isTrue();
         assertThat(lease.holdFree(1, now)).as("all of it held for the call").isZero();
+        assertThat(lease.needs(0, windows).amount())
+                .as("the lease grew by the rest")
+                .isEqualTo(2_000_300);
+        assertThat(lease.changing.isLocked()).isFalse();
         assertThat(leases.settled(lease, 2_000_300, 2_000_300, 10)).isEqualTo(2_000_300);
     }
 
@@ -197,6 +207,7 @@ class BudgetLeasesTest {
 
         assertThat(leases.grow(lease, 1_000, true)).isTrue();
         verify(rows, never()).grant(any(), any(), any(), anyLong(), eq(true), any(), any(), any());
+        assertThat(lease.changing.isLocked()).isFalse();
         lease.lost();
         assertThat(leases.grow(lease, 1_000, true)).as("a lost lease").isFalse();
         assertThat(leases.grow(lease, 1_000, false)).isFalse();
@@ -229,6 +240,8 @@ class BudgetLeasesTest {
         closed.lost();
         LocalLease next = leases.take("alice", 300, windows);
         assertThat(next).isNotNull().isNotSameAs(closed);
+        assertThat(lease.changing.isLocked()).isFalse();
+        assertThat(closed.changing.isLocked()).isFalse();
     }
 
     @Test

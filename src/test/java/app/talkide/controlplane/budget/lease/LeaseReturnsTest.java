@@ -69,6 +69,20 @@ class LeaseReturnsTest {
         when(rows.giveBack("alice", leases.replica(), 4, now().minute())).thenReturn(true);
         assertThat(returns.giveBackIfUnused("alice")).isTrue();
         assertThat(leases.current("alice")).isNull();
+        assertThat(lease.changing.isLocked()).isFalse();
+    }
+
+    @Test
+    void aLeaseIdleSinceAnEarlierMinuteGoesBackWithNoRequestsAndAnExpiredOneReportsNothingGivenBack() {
+        LocalLease lease = aliceCalled(false);
+        clock.advance(Duration.ofSeconds(60));
+
+        assertThat(returns.giveBackIfUnused("alice"))
+                .as("the row had expired already")
+                .isFalse();
+        verify(rows).giveBack("alice", leases.replica(), 0, start.truncatedTo(java.time.temporal.ChronoUnit.MINUTES));
+        assertThat(leases.current("alice")).isNull();
+        assertThat(lease.changing.isLocked()).isFalse();
     }
 
     @Test
@@ -86,12 +100,15 @@ class LeaseReturnsTest {
         assertThat(returns.recallOthers("alice", 600_000)).isTrue();
         assertThat(returns.recallOthers("alice", 600_001)).isFalse();
 
+        when(rows.heldByOthers("alice", leases.replica())).thenReturn(0L);
+        assertThat(returns.recallOthers("alice", 100))
+                .as("no other replica holds any")
+                .isFalse();
+        when(rows.heldByOthers("alice", leases.replica())).thenReturn(500_000L);
         when(rows.recall("alice", leases.replica())).thenReturn(0);
         assertThat(returns.recallOthers("alice", 100))
                 .as("they gave it back already")
                 .isFalse();
-        when(rows.heldByOthers("alice", leases.replica())).thenReturn(0L);
-        assertThat(returns.recallOthers("alice", 100)).isFalse();
     }
 
     @Test
@@ -140,6 +157,7 @@ class LeaseReturnsTest {
         returns.sweep();
         verify(rows).giveBackPart("alice", leases.replica(), 999_700, 1, 4, now().minute());
         assertThat(lease.revoked()).isTrue();
+        assertThat(lease.changing.isLocked()).isFalse();
 
         when(rows.recalled(leases.replica())).thenReturn(List.of());
         leases.settled(lease, 300, 100, 0);
@@ -150,13 +168,18 @@ class LeaseReturnsTest {
 
     @Test
     void aRecallOfAnIdleLeaseGivesItAllBackAndOfNoLeaseClearsTheFlag() {
-        aliceCalled(false);
+        LocalLease lease = aliceCalled(false);
         when(rows.recalled(leases.replica())).thenReturn(List.of("alice", "bob"));
+        // Idle since an earlier minute, whose requests are spent: the lease still goes back, with none.
+        Instant leasedIn = now().minute();
+        clock.advance(Duration.ofSeconds(60));
 
         returns.sweep();
 
-        verify(rows).giveBack("alice", leases.replica(), 4, now().minute());
+        verify(rows).giveBack("alice", leases.replica(), 0, leasedIn);
         verify(rows).giveBackPart("bob", leases.replica(), 0, 0, 0, Instant.EPOCH);
+        assertThat(leases.current("alice")).isNull();
+        assertThat(lease.changing.isLocked()).isFalse();
     }
 
     @Test
@@ -210,9 +233,11 @@ class LeaseReturnsTest {
     void deadReplicasLeasesGoBackUnlessAnotherReplicaGaveThemBackFirst() {
         var first = new LeaseRepository.ExpiredLease("alice", "dead-1");
         var second = new LeaseRepository.ExpiredLease("bob", "dead-1");
-        when(rows.expired(start, 500)).thenReturn(List.of(first, second));
+        var third = new LeaseRepository.ExpiredLease("carol", "dead-1");
+        when(rows.expired(start, 500)).thenReturn(List.of(first, second, third));
         when(rows.expireIfStill(second, start)).thenReturn(true);
+        when(rows.expireIfStill(third, start)).thenReturn(true);
 
-        assertThat(returns.expireDead()).isEqualTo(1);
+        assertThat(returns.expireDead()).isEqualTo(2);
     }
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Mutation testing (PIT, Maven profile "mutation"): mutates token, gateway.metering and
-# gateway.pricing, runs their fast tests against every mutant, prints the score per package and in
-# total, and fails when the total is below 90 % (PIT's mutationThreshold). Report:
-# target/pit-reports/index.html. Extra arguments go to Maven.
+# Mutation testing (PIT, Maven profile "mutation"): mutates token, budget, gateway.metering and
+# gateway.pricing (subpackages included), runs their fast tests against every mutant, prints the score per
+# package and in total, and fails when the total is below 90 % (PIT's mutationThreshold). Report:
+# target/pit-reports/index.html. Extra arguments go to Maven, e.g. to mutate one feature while working on it:
+#   scripts/mutation.sh -DtargetClasses='app.talkide.controlplane.budget.*' -DtargetTests='app.talkide.controlplane.budget.*'
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

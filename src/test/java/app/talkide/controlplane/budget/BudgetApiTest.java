@@ -2,6 +2,7 @@ package app.talkide.controlplane.budget;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import app.talkide.controlplane.provisioning.desired.AdminApiContext;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.TestHttp;
 import java.net.http.HttpRequest;
@@ -10,24 +11,11 @@ import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
 
 /** The admin API (role ADMIN) and {@code GET /api/me/usage}, over HTTP with the people security chain. */
-// Its own context (own upstream or users): closed after the class so its connections go back to PostgreSQL.
-@DirtiesContext
 @DatabaseTest
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-            "talkide.auth.local-users[0].username=root",
-            "talkide.auth.local-users[0].password-hash={noop}root-pw",
-            "talkide.auth.local-users[0].roles=USER,ADMIN",
-            "talkide.auth.local-users[1].username=alice",
-            "talkide.auth.local-users[1].password-hash={noop}alice-pw",
-            "talkide.auth.local-users[1].roles=USER"
-        })
+@AdminApiContext
 class BudgetApiTest {
 
     static final String ADMIN = TestHttp.basic("root", "root-pw");

@@ -3,22 +3,20 @@ package app.talkide.controlplane.budget;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
+import app.talkide.controlplane.support.ApplicationWithoutWebTest;
 import app.talkide.controlplane.support.DatabaseTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * The query the cut-over gate asks the budget feature instead of reading {@code usage_record} itself:
  * every recorded call of the conversation counts, whatever its outcome, and only that conversation's.
  */
-@DirtiesContext
 @DatabaseTest
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
+@ApplicationWithoutWebTest
 class CallsOfConversationTest {
 
     @Autowired

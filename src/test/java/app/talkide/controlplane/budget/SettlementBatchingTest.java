@@ -3,6 +3,7 @@ package app.talkide.controlplane.budget;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import app.talkide.controlplane.budget.BudgetDecision.Reserved;
+import app.talkide.controlplane.support.ApplicationWithoutWebTest;
 import app.talkide.controlplane.support.DatabaseTest;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,7 +20,6 @@ import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
@@ -27,7 +27,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * the settlements that queue while a commit runs go together in the next one, every user's row right.
  */
 @DatabaseTest
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
+@ApplicationWithoutWebTest
 class SettlementBatchingTest {
 
     static final Duration WAIT = Duration.ofSeconds(30);

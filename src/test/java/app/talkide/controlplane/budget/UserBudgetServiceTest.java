@@ -7,7 +7,7 @@ import app.talkide.controlplane.budget.BudgetDecision.Reserved;
 import app.talkide.controlplane.budget.UsageRecord.TokenCounts;
 import app.talkide.controlplane.budget.account.Enforcement;
 import app.talkide.controlplane.budget.account.UserBudgetSettings;
-import app.talkide.controlplane.support.ClockTestConfiguration;
+import app.talkide.controlplane.support.ApplicationOnTestClockTest;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.MutableClock;
 import java.time.Duration;
@@ -23,16 +23,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.context.annotation.Import;
-import org.springframework.test.annotation.DirtiesContext;
 
 /** Reservations, extensions, settlement, expiry and fair use, on the real database (H2 and PostgreSQL). */
-// Its own context (own upstream or users): closed after the class so its connections go back to PostgreSQL.
-@DirtiesContext
 @DatabaseTest
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
-@Import(ClockTestConfiguration.class)
+@ApplicationOnTestClockTest
 class UserBudgetServiceTest {
 
     static final long DOLLAR = 1_000_000;

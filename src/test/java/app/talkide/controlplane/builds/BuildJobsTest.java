@@ -52,7 +52,7 @@ import tools.jackson.databind.JsonNode;
  * holds the provisioning Lease, so only the test's {@link LeadershipChanged} makes this one dispatch.
  */
 @DatabaseTest
-// Stays: this class's mock API server stops after it, leaving the context bound to a dead cluster.
+// Stays: a configuration (and mock cluster) no other class has; closing it stops its informers and frees its pool.
 @DirtiesContext
 @MockCluster
 @SpringBootTest(

@@ -40,7 +40,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * so a change reaches the next build and leaves a running one alone.
  */
 @DatabaseTest
-// Stays: this class's mock API server stops after it, leaving the context bound to a dead cluster.
+// Stays: a configuration (and mock cluster) no other class has; closing it stops its informers and frees its pool.
 @DirtiesContext
 @MockCluster
 @SpringBootTest(

@@ -1,7 +1,6 @@
 package app.talkide.controlplane.gateway;
 
 import static app.talkide.controlplane.gateway.AnthropicFixtures.OPUS;
-import static app.talkide.controlplane.gateway.GatewayTestSupport.API_KEY;
 import static app.talkide.controlplane.gateway.GatewayTestSupport.MESSAGES;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
@@ -18,7 +17,6 @@ import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.RawHttp;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.support.WireMockUpstream;
-import app.talkide.controlplane.support.WithWireMockUpstream;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.http.Fault;
 import java.time.Duration;
@@ -27,11 +25,9 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * Admission takes the user's concurrent slot before the body is read, over real sockets: slow uploads of
@@ -39,16 +35,8 @@ import org.springframework.test.annotation.DirtiesContext;
  * ends (body too slow, too large or not valid, the worker gone mid-body, an upstream error) its slot and
  * every reservation go back.
  */
-@DirtiesContext
 @DatabaseTest
-@WithWireMockUpstream
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-            "talkide.gateway.api-key=" + API_KEY,
-            "talkide.gateway.max-request-size=64KB",
-            "talkide.gateway.body-read-timeout=2s"
-        })
+@GatewayWireMockContext
 class GatewayAdmissionTest {
 
     static final String COUNT_TOKENS = MESSAGES + "/count_tokens";

@@ -19,7 +19,6 @@ import app.talkide.controlplane.budget.account.UserBudgetSettings;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.support.WireMockUpstream;
-import app.talkide.controlplane.support.WithWireMockUpstream;
 import com.anthropic.client.AnthropicClient;
 import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.anthropic.core.http.StreamResponse;
@@ -35,24 +34,17 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * The gateway as workers use it: through the official Anthropic SDK, and with the Claude Code engine's
  * {@code max_tokens: 128000} on every call, which progressive reservations must let through and stop
  * at the limit.
  */
-// Its own context (own users): closed after the class so its connections go back to PostgreSQL.
-@DirtiesContext
 @DatabaseTest
-@WithWireMockUpstream
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "talkide.gateway.api-key=" + API_KEY)
+@GatewayWireMockContext
 class GatewayAsUsedByWorkersTest {
 
     static final long DOLLAR = 1_000_000;

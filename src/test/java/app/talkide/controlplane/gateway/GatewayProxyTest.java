@@ -21,7 +21,6 @@ import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.RawHttp;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.support.WireMockUpstream;
-import app.talkide.controlplane.support.WithWireMockUpstream;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.http.Fault;
 import java.net.http.HttpRequest;
@@ -34,29 +33,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.util.ReflectionTestUtils;
 
 /** The gateway against a WireMock upstream: passthrough, metering, billing, errors, and what never leaks. */
-// Its own context (own users): closed after the class so its connections go back to PostgreSQL.
-@DirtiesContext
 @DatabaseTest
 @ExtendWith(OutputCaptureExtension.class)
-@WithWireMockUpstream
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-            "talkide.gateway.api-key=" + API_KEY,
-            "talkide.gateway.response-timeout=2s",
-            "talkide.gateway.max-request-size=64KB",
-            "logging.level.app.talkide=DEBUG"
-        })
+@GatewayWireMockContext
 class GatewayProxyTest {
 
     static final WireMockServer upstream = WireMockUpstream.server();
@@ -552,6 +540,8 @@ class GatewayProxyTest {
         upstream.stubFor(
                 post(urlEqualTo("/v1/messages")).willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
         TestHttp.Response reset = call(AnthropicFixtures.request(OPUS, true, 10));
+        // The start-up line again: the context is shared, so it may have started (and said it) in another class.
+        ReflectionTestUtils.invokeMethod(context.getBean("upstreamAnnouncer"), "announce");
 
         for (TestHttp.Response response : responses) {
             assertThat(response.body()).doesNotContain(API_KEY);

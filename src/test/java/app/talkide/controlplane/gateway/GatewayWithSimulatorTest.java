@@ -15,11 +15,10 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
-import org.springframework.test.annotation.DirtiesContext;
 
 /** Local mode without a key, as a developer runs it: the gateway's upstream is the built-in simulator. */
-@DirtiesContext
 @DatabaseTest
+// The configuration of the browser tests and AlertRulesMetricsTest, so they share one cached context.
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "talkide.gateway.api-key=")
 class GatewayWithSimulatorTest {
 

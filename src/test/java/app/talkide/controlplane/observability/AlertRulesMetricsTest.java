@@ -31,9 +31,9 @@ import org.springframework.core.env.Environment;
  * scraped. The provisioning group (Kubernetes runtime only) is checked by {@code ProvisioningAlertMetricsTest}.
  */
 @DatabaseTest
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"talkide.gateway.api-key=", "management.server.port=0"})
+// The configuration of the browser tests and GatewayWithSimulatorTest (the test configuration already gives the
+// management server a port of its own), so they share one cached context.
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "talkide.gateway.api-key=")
 class AlertRulesMetricsTest {
 
     @LocalServerPort

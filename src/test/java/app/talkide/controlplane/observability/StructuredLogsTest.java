@@ -23,6 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.info.BuildProperties;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -137,6 +138,9 @@ class StructuredLogsTest {
                 "--spring.security.oauth2.resourceserver.jwt.audiences=talkide-console"));
         Map<String, Object> database = TestDatabase.freshSettings();
         database.forEach((key, value) -> args.add("--" + key + "=" + value));
+        // Spring Boot configures logging once while any application runs in this JVM: a context another class
+        // left in the test context cache would keep its plain-text logging, so this one's JSON is set up anew.
+        LoggingSystem.get(ControlPlaneApplication.class.getClassLoader()).cleanUp();
         return new SpringApplicationBuilder(ControlPlaneApplication.class)
                 .profiles("production")
                 .run(args.toArray(String[]::new));

@@ -11,12 +11,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import app.talkide.controlplane.membership.Memberships;
 import app.talkide.controlplane.support.AnthropicStreams;
 import app.talkide.controlplane.support.CapturedSpans;
-import app.talkide.controlplane.support.CapturesSpans;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.support.WireMockUpstream;
-import app.talkide.controlplane.support.WithWireMockUpstream;
+import app.talkide.controlplane.support.WorkerFlowContext;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.opentelemetry.api.common.AttributeKey;
@@ -26,7 +25,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -40,19 +38,11 @@ import org.springframework.context.ApplicationContext;
  */
 @DatabaseTest
 @ExtendWith(OutputCaptureExtension.class)
-@CapturesSpans
-@WithWireMockUpstream
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-            "talkide.worker.delivery.initial-backoff=50ms",
-            "talkide.gateway.api-key=sk-ant-test-key",
-            "talkide.localdev.worker-model=" + TracePropagationTest.MODEL
-        })
+@WorkerFlowContext
 class TracePropagationTest {
 
     static final String DEV = TestHttp.basic("dev", "dev");
-    static final String MODEL = "claude-sonnet-4-5-20250929";
+    static final String MODEL = WorkerFlowContext.MODEL;
     static final WireMockServer anthropic = WireMockUpstream.server();
 
     @Autowired

@@ -9,12 +9,11 @@ import static org.awaitility.Awaitility.await;
 import app.talkide.controlplane.gateway.AnthropicFixtures;
 import app.talkide.controlplane.gateway.GatewayTestSupport;
 import app.talkide.controlplane.support.CapturedSpans;
-import app.talkide.controlplane.support.CapturesSpans;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.support.WireMockUpstream;
-import app.talkide.controlplane.support.WithWireMockUpstream;
+import app.talkide.controlplane.support.WorkerFlowContext;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
@@ -25,7 +24,6 @@ import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 
@@ -35,11 +33,7 @@ import org.springframework.context.ApplicationContext;
  * the span it names: the mint endpoint, the gateway and the reports endpoints alike.
  */
 @DatabaseTest
-@CapturesSpans
-@WithWireMockUpstream
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "talkide.gateway.api-key=" + GatewayTestSupport.API_KEY)
+@WorkerFlowContext
 class WorkerCallsContinueTheTraceTest {
 
     static final SecureRandom RANDOM = new SecureRandom();

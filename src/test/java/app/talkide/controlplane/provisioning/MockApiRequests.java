@@ -25,8 +25,13 @@ public final class MockApiRequests {
 
     private final KubernetesMockServer server;
 
+    /**
+     * Starts from now: what the server recorded before (earlier tests and classes on a shared server) is drained
+     * first, its application calls still kept for {@link #applicationCalls()}.
+     */
     public MockApiRequests(KubernetesMockServer server) {
         this.server = server;
+        drain();
     }
 
     /**

@@ -10,7 +10,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.test.context.ContextCustomizerFactories;
 
 /**
- * A test class that drives the control plane against fabric8's CRUD mock API server, one server per class:
+ * A test class that drives the control plane against fabric8's CRUD mock API server, one server for the classes
+ * that inherit this annotation from one superclass (so they can share a Spring context; each test works in a
+ * namespace of its own) and one for a class that carries it itself:
  * another replica holds the leader Lease ({@link AnotherReplicaLeads}), so the application never leads unless
  * the test says so; the class's static {@code KubernetesClient} field gets a patient client for the test's own
  * calls and its static {@code KubernetesMockServer} field the server; the application's beans get a client of

@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.platform.commons.support.HierarchyTraversalMode;
@@ -32,32 +31,43 @@ import org.springframework.test.context.ContextCustomizerFactory;
 import org.springframework.test.context.MergedContextConfiguration;
 
 /**
- * Starts and stops the cluster of a {@link MockCluster} test class, hands the test its client and server through
- * its static fields, and gives the class's Spring context the application's client.
+ * Starts the cluster of a {@link MockCluster} test class, hands the test its client and server through its static
+ * fields, and gives the class's Spring context the application's client. Classes that inherit {@code @MockCluster}
+ * from one superclass share one cluster, started on first use and kept for the test JVM's life: their contexts
+ * are then equal and the context cache serves one to all of them (a server per class would make every class
+ * start a context, and leave the cached one bound to a stopped server).
  */
-public final class MockClusterExtension implements BeforeAllCallback, AfterAllCallback {
+public final class MockClusterExtension implements BeforeAllCallback {
 
     /** The client the application's beans get; its calls carry {@link MockApiRequests#CALLER_HEADER}. */
     static final String BEAN = "mockKubernetesClient";
 
-    /** One cluster per running test class; Spring reaches its class's one from the context customizer. */
+    /** One cluster per class that declares {@code @MockCluster}, kept until the JVM ends. */
     private static final Map<Class<?>, Cluster> CLUSTERS = new ConcurrentHashMap<>();
 
     @Override
     public void beforeAll(ExtensionContext context) throws IllegalAccessException {
         Class<?> testClass = context.getRequiredTestClass();
-        Cluster cluster = Cluster.start();
-        CLUSTERS.put(testClass, cluster);
+        Cluster cluster = clusterOf(testClass);
         inject(testClass, KubernetesMockServer.class, cluster.server());
         inject(testClass, KubernetesClient.class, cluster.client());
     }
 
-    @Override
-    public void afterAll(ExtensionContext context) {
-        Cluster cluster = CLUSTERS.remove(context.getRequiredTestClass());
-        if (cluster != null) {
-            cluster.close();
+    private static Cluster clusterOf(Class<?> testClass) {
+        return CLUSTERS.computeIfAbsent(declaringClass(testClass), key -> {
+            Cluster cluster = Cluster.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "mock-cluster-stop"));
+            return cluster;
+        });
+    }
+
+    /** The class that carries {@code @MockCluster} itself: the test class or the superclass it inherits it from. */
+    private static Class<?> declaringClass(Class<?> testClass) {
+        Class<?> declaring = testClass;
+        while (declaring.getDeclaredAnnotation(MockCluster.class) == null && declaring.getSuperclass() != null) {
+            declaring = declaring.getSuperclass();
         }
+        return declaring;
     }
 
     private static void inject(Class<?> testClass, Class<?> type, Object value) throws IllegalAccessException {
@@ -114,15 +124,15 @@ public final class MockClusterExtension implements BeforeAllCallback, AfterAllCa
         @Override
         public ContextCustomizer createContextCustomizer(
                 Class<?> testClass, List<ContextConfigurationAttributes> configAttributes) {
-            return new Customizer(testClass);
+            return new Customizer(declaringClass(testClass));
         }
     }
 
     /**
-     * Equal only for the same test class: each class has a cluster of its own, so a context cached for one must
-     * never serve another.
+     * Equal for the classes that share a cluster (one declaring class), so a context cached for one serves the
+     * others and never a class bound to another cluster.
      */
-    private record Customizer(Class<?> testClass) implements ContextCustomizer {
+    private record Customizer(Class<?> declaringClass) implements ContextCustomizer {
 
         @Override
         public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration config) {
@@ -132,11 +142,7 @@ public final class MockClusterExtension implements BeforeAllCallback, AfterAllCa
         }
 
         private KubernetesClient applicationClient() {
-            Cluster cluster = CLUSTERS.get(testClass);
-            if (cluster == null) {
-                throw new IllegalStateException("no mock cluster runs for " + testClass.getName());
-            }
-            return cluster.applicationClient();
+            return clusterOf(declaringClass).applicationClient();
         }
     }
 }

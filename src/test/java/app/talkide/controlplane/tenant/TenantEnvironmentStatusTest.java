@@ -3,6 +3,7 @@ package app.talkide.controlplane.tenant;
 import static app.talkide.controlplane.tenant.TenantEnvironmentStatus.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import app.talkide.controlplane.support.ApplicationWithoutWebTest;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import java.util.ArrayList;
@@ -14,7 +15,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
 
 /**
@@ -22,7 +22,7 @@ import org.springframework.context.ApplicationContext;
  * DELETING) and what is observed of the worker, which must never undo a teardown or erase a reason.
  */
 @DatabaseTest
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
+@ApplicationWithoutWebTest
 class TenantEnvironmentStatusTest {
 
     @Autowired

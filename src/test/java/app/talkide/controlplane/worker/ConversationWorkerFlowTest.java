@@ -16,7 +16,7 @@ import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.SseClient;
 import app.talkide.controlplane.support.TestHttp;
 import app.talkide.controlplane.support.WireMockUpstream;
-import app.talkide.controlplane.support.WithWireMockUpstream;
+import app.talkide.controlplane.support.WorkerFlowContext;
 import app.talkide.controlplane.tenant.TenantEnvironmentId;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
@@ -26,25 +26,15 @@ import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
-import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * The whole flow over real sockets: browser API and stream, outbox delivery to the embedded reference
  * worker, its local gateway proxy minting WorkerTokens, the gateway, and WireMock as the Anthropic API.
  */
 @DatabaseTest
-@DirtiesContext
-@WithWireMockUpstream
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-            "talkide.worker.delivery.initial-backoff=50ms",
-            "talkide.worker.delivery.max-backoff=500ms",
-            "talkide.gateway.api-key=sk-ant-test-key"
-        })
+@WorkerFlowContext
 class ConversationWorkerFlowTest {
 
     static final String DEV = TestHttp.basic("dev", "dev");
@@ -92,8 +82,8 @@ class ConversationWorkerFlowTest {
             assertThat(stream.ids()).isSorted().doesNotHaveDuplicates();
         }
         // The worker reached Anthropic only through the gateway, which added the one key.
-        anthropic.verify(
-                postRequestedFor(urlPathEqualTo("/v1/messages")).withHeader("x-api-key", equalTo("sk-ant-test-key")));
+        anthropic.verify(postRequestedFor(urlPathEqualTo("/v1/messages"))
+                .withHeader("x-api-key", equalTo(WorkerFlowContext.API_KEY)));
     }
 
     @Test

@@ -9,6 +9,7 @@ import app.talkide.controlplane.conversation.Conversation;
 import app.talkide.controlplane.conversation.ConversationEvent;
 import app.talkide.controlplane.conversation.ConversationEventLog;
 import app.talkide.controlplane.conversation.NewConversationEvent;
+import app.talkide.controlplane.support.ApplicationWithoutWebTest;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.TestDatabase;
@@ -33,13 +34,12 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 @DatabaseTest
-@SpringBootTest
+@ApplicationWithoutWebTest
 class ConversationEventLogTest {
 
     @Autowired

@@ -11,7 +11,7 @@ import org.springframework.context.annotation.Import;
  * The application the desired-state admin API tests run against over real HTTP, one context for all of them
  * (Spring caches it): an admin {@code root}, a plain user {@code alice}, a control-plane namespace to refuse,
  * and the desired-state changes announced so far. Each test works on tenant names of its own, so the classes
- * do not see each other's rows or announcements.
+ * do not see each other's rows or announcements. Other features' admin API tests (budgets) share it too.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -27,4 +27,4 @@ import org.springframework.context.annotation.Import;
             "talkide.provisioning.control-plane-namespace=talkide-prod"
         })
 @Import(DesiredStateEvents.class)
-@interface AdminApiContext {}
+public @interface AdminApiContext {}

@@ -2,7 +2,6 @@ package app.talkide.controlplane.provisioning.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import app.talkide.controlplane.provisioning.AnotherReplicaLeads;
 import app.talkide.controlplane.provisioning.ManagedNames;
 import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler.ReconcileResult;
 import app.talkide.controlplane.provisioning.desired.DesiredStateSpec;
@@ -15,22 +14,12 @@ import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * What others write into our objects (an admission webhook's sidecar and environment variable), extra
  * labels an operator drops, and API errors that go away by themselves.
  */
-// Stays: this class's mock API server stops after it, leaving the context bound to a dead cluster.
-@DirtiesContext
 @DatabaseTest
-@SpringBootTest(
-        properties = {
-            "talkide.worker.runtime=kubernetes",
-            "talkide.provisioning.control-plane-namespace=talkide-prod",
-            "talkide.provisioning.leader.lease-namespace=" + AnotherReplicaLeads.LEASE_NAMESPACE
-        })
 class ForeignWritesAndApiErrorsTest extends MockClusterTest {
 
     @Test

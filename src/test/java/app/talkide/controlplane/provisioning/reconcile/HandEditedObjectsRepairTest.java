@@ -3,7 +3,6 @@ package app.talkide.controlplane.provisioning.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import app.talkide.controlplane.provisioning.AnotherReplicaLeads;
 import app.talkide.controlplane.provisioning.ManagedNames;
 import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler.ReconcileResult;
 import app.talkide.controlplane.provisioning.desired.DesiredStateSpec;
@@ -36,8 +35,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * Drift by hand: an owned field of each kind edited in the cluster is put back by the next pass, with one
@@ -46,15 +43,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * token): a RoleBinding recreated with another {@code roleRef} (immutable, so it is replaced, not patched), and a session volume grown by hand is not drift (a claim can only grow). A namespace deleted
  * by hand is recreated with everything in it.
  */
-// Stays: this class's mock API server stops after it, leaving the context bound to a dead cluster.
-@DirtiesContext
 @DatabaseTest
-@SpringBootTest(
-        properties = {
-            "talkide.worker.runtime=kubernetes",
-            "talkide.provisioning.control-plane-namespace=talkide-prod",
-            "talkide.provisioning.leader.lease-namespace=" + AnotherReplicaLeads.LEASE_NAMESPACE
-        })
 class HandEditedObjectsRepairTest extends MockClusterTest {
 
     /** Every test starts from a tenant-environment provisioned in full. */

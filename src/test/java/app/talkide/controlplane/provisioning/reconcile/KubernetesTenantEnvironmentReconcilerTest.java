@@ -2,7 +2,6 @@ package app.talkide.controlplane.provisioning.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import app.talkide.controlplane.provisioning.AnotherReplicaLeads;
 import app.talkide.controlplane.provisioning.ManagedNames;
 import app.talkide.controlplane.provisioning.ProvisioningProperties;
 import app.talkide.controlplane.provisioning.TenantEnvironmentReconciler.ReconcileResult;
@@ -32,23 +31,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.mockito.Mockito;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * Reconciling against fabric8's CRUD mock API server: what the first pass creates, that a steady state
  * writes nothing, drift repair per kind, the foreign-namespace guard, and deprovisioning.
  */
-// Stays: this class's mock API server stops after it, leaving the context bound to a dead cluster.
-@DirtiesContext
 @DatabaseTest
-@SpringBootTest(
-        properties = {
-            "talkide.worker.runtime=kubernetes",
-            "talkide.provisioning.control-plane-namespace=talkide-prod",
-            "talkide.provisioning.deprovision-timeout=1s",
-            "talkide.provisioning.leader.lease-namespace=" + AnotherReplicaLeads.LEASE_NAMESPACE
-        })
 class KubernetesTenantEnvironmentReconcilerTest extends MockClusterTest {
 
     @Autowired

@@ -2,7 +2,6 @@ package app.talkide.controlplane.provisioning.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import app.talkide.controlplane.provisioning.AnotherReplicaLeads;
 import app.talkide.controlplane.provisioning.ManagedNames;
 import app.talkide.controlplane.provisioning.McpServer;
 import app.talkide.controlplane.provisioning.WorkerMcpConfig;
@@ -17,8 +16,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.annotation.DirtiesContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -27,14 +24,7 @@ import tools.jackson.databind.json.JsonMapper;
  * changed list patches that Secret alone (the kubelet updates the file; the worker is not rolled), and a steady
  * state writes nothing.
  */
-// Stays: this class's mock API server stops after it, leaving the context bound to a dead cluster.
-@DirtiesContext
 @DatabaseTest
-@SpringBootTest(
-        properties = {
-            "talkide.worker.runtime=kubernetes",
-            "talkide.provisioning.leader.lease-namespace=" + AnotherReplicaLeads.LEASE_NAMESPACE
-        })
 class McpServersReconcileTest extends MockClusterTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();

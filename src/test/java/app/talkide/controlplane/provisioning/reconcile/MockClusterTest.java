@@ -31,14 +31,24 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
 
 /**
  * What the reconciler tests against fabric8's CRUD mock API server share: the mock client, the beans they
  * drive, the objects a tenant-environment owns, and a fresh tenant-environment with the default desired
  * state for every test. The reconciler is under test, not its schedule: this application must never lead,
- * so only the test calls {@link TenantEnvironmentReconciler#reconcile}.
+ * so only the test calls {@link TenantEnvironmentReconciler#reconcile}. The subclasses that add no configuration
+ * of their own share one mock server and one Spring context (and so one database), so a test finds its objects
+ * by its own tenant-environment, never by what else the cluster or the database holds.
  */
 @MockCluster
+@SpringBootTest(
+        properties = {
+            "talkide.worker.runtime=kubernetes",
+            "talkide.provisioning.control-plane-namespace=talkide-prod",
+            "talkide.provisioning.deprovision-timeout=1s",
+            "talkide.provisioning.leader.lease-namespace=" + AnotherReplicaLeads.LEASE_NAMESPACE
+        })
 abstract class MockClusterTest {
 
     /** Everything the control plane creates inside the namespace, by kind and name, in creation order. */

@@ -32,7 +32,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * tenant-environment's own settings, as the provisioned Deployment carries them on fabric8's CRUD mock server;
  * a steady state writes nothing; settings taken out leave the pod; an unbound session volume shows.
  */
-// Stays: this class's mock API server stops after it, leaving the context bound to a dead cluster.
+// Its own configuration (pod defaults, a clock), which no other class shares: closed after it to free its pool.
 @DirtiesContext
 @DatabaseTest
 @Import(ClockTestConfiguration.class)

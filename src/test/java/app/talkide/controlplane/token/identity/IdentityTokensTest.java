@@ -2,7 +2,7 @@ package app.talkide.controlplane.token.identity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import app.talkide.controlplane.support.ClockTestConfiguration;
+import app.talkide.controlplane.support.ApplicationOnTestClockTest;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.MutableClock;
@@ -18,14 +18,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
-import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 @DatabaseTest
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
-@Import(ClockTestConfiguration.class)
+@ApplicationOnTestClockTest
 class IdentityTokensTest {
 
     @Autowired

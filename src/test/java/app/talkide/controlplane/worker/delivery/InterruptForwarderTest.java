@@ -12,6 +12,7 @@ import app.talkide.controlplane.conversation.Conversation;
 import app.talkide.controlplane.conversation.ConversationDirectory;
 import app.talkide.controlplane.conversation.ConversationEventLog;
 import app.talkide.controlplane.conversation.InterruptRequested;
+import app.talkide.controlplane.support.ApplicationWithoutWebTest;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.worker.TestWorkerLocators;
@@ -28,12 +29,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
 
 /** "Stop" reaches the worker as a signed interrupt; a worker that cannot be reached is shown to the user. */
 @DatabaseTest
-@SpringBootTest
+@ApplicationWithoutWebTest
 class InterruptForwarderTest {
 
     @Autowired

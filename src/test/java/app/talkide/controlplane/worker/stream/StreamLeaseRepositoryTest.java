@@ -2,7 +2,7 @@ package app.talkide.controlplane.worker.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import app.talkide.controlplane.support.ClockTestConfiguration;
+import app.talkide.controlplane.support.ApplicationOnTestClockTest;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.Fixtures;
 import app.talkide.controlplane.support.MutableClock;
@@ -11,17 +11,12 @@ import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
-import org.springframework.context.annotation.Import;
-import org.springframework.test.annotation.DirtiesContext;
 
 /** The lease rules that make exactly one replica consume a worker stream, on the real database. */
 @DatabaseTest
 // A context of its own (own properties): close it afterwards so its connection pool does not linger.
-@DirtiesContext
-@SpringBootTest
-@Import(ClockTestConfiguration.class)
+@ApplicationOnTestClockTest
 class StreamLeaseRepositoryTest {
 
     static final Duration TTL = Duration.ofSeconds(15);

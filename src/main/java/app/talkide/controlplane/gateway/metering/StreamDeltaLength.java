@@ -20,30 +20,28 @@ import tools.jackson.core.json.JsonFactory;
 final class StreamDeltaLength {
 
     private static final JsonFactory FACTORY = new JsonFactory();
-    private static final byte[] SEPARATOR = {' '};
-
     private JsonParser parser = newParser();
+    /** Bytes fed to the current parser, so its byte offsets can be read within one event. */
+    private long fed;
 
     /** The delta's length, or -1 if {@code data} is not one JSON object (such an event is not metered). */
     long of(byte[] data, int offset, int length) {
         try {
             long chars = read(data, offset, length);
             if (chars >= 0) {
-                // A root value may end only at what follows it (a number): a separator settles it here.
-                feed(SEPARATOR, 0, 1);
-                if (parser.nextToken() == JsonToken.NOT_AVAILABLE) {
-                    return chars;
-                }
+                return chars;
             }
         } catch (JacksonException notJson) {
             // falls through: this event is not metered, and the parser starts afresh
         }
         parser.close();
         parser = newParser();
+        fed = 0;
         return -1;
     }
 
     private long read(byte[] data, int offset, int length) {
+        long start = fed;
         feed(data, offset, length);
         if (parser.nextToken() != JsonToken.START_OBJECT) {
             return -1;
@@ -67,7 +65,26 @@ final class StreamDeltaLength {
                 }
             }
         }
-        return token == JsonToken.END_OBJECT && parser.nextToken() == JsonToken.NOT_AVAILABLE ? chars : -1;
+        if (token != JsonToken.END_OBJECT || !onlyWhiteSpaceAfter(data, offset, length, start)) {
+            return -1;
+        }
+        return parser.nextToken() == JsonToken.NOT_AVAILABLE ? chars : -1;
+    }
+
+    /**
+     * Whether nothing but JSON white space follows the object in this event. Asking the parser for one more
+     * token cannot tell: an unterminated string after the object ({@code {}"}) only waits for more input,
+     * and the next event's data would then be read inside it.
+     */
+    private boolean onlyWhiteSpaceAfter(byte[] data, int offset, int length, long start) {
+        long end = parser.currentLocation().getByteOffset() - start; // just past the object's '}'
+        for (int i = offset + (int) end; i < offset + length; i++) {
+            byte b = data[i];
+            if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private long ofDelta() {
@@ -137,6 +154,7 @@ final class StreamDeltaLength {
 
     private void feed(byte[] data, int offset, int length) {
         ((ByteArrayFeeder) parser).feedInput(data, offset, offset + length); // start and end offsets
+        fed += length;
     }
 
     private static JsonParser newParser() {

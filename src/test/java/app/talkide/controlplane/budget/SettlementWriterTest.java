@@ -17,6 +17,7 @@ import app.talkide.controlplane.budget.lease.BudgetLeases;
 import app.talkide.controlplane.budget.lease.LeaseTopUpsAhead;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -33,7 +34,12 @@ import org.junit.jupiter.api.Test;
  */
 class SettlementWriterTest {
 
-    static final long WAIT_SECONDS = 10;
+    /**
+     * How long a settlement may take: the writer picks it up at once and the stand-ins commit in
+     * microseconds, so two seconds is ample even on a loaded machine, and a writer that lost a settlement
+     * (or never stops) fails its test in two seconds rather than hanging until mutation testing's timeout.
+     */
+    static final long WAIT_SECONDS = 2;
 
     final Instant now = Instant.parse("2026-03-14T10:20:30Z");
     final UsageRecordRepository usage = mock(UsageRecordRepository.class);
@@ -67,7 +73,9 @@ class SettlementWriterTest {
     @AfterEach
     void stop() throws InterruptedException {
         if (writer != null) {
-            writer.destroy();
+            assertThat(writer.stop(Duration.ofSeconds(WAIT_SECONDS)))
+                    .as("the writer ends once its queue is drained")
+                    .isTrue();
         }
     }
 

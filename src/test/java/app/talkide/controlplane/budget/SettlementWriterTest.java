@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.argThat;
+import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.timeout;
@@ -140,6 +141,24 @@ class SettlementWriterTest {
 
         verify(topUp).finish(false);
         verify(usage, timeout(WAIT_SECONDS * 1_000).times(2)).insertAll(List.of(record));
+    }
+
+    @Test
+    void aWriterStillCommittingDoesNotReportItselfStopped() throws Exception {
+        var committing = new CompletableFuture<Void>();
+        var release = new CompletableFuture<Void>();
+        doAnswer(call -> {
+                    committing.complete(null);
+                    return release.get(WAIT_SECONDS, TimeUnit.SECONDS);
+                })
+                .when(usage)
+                .insertAll(any());
+        CompletableFuture<Void> done = start().submit(call("alice"), null, 0);
+        committing.get(WAIT_SECONDS, TimeUnit.SECONDS);
+
+        assertThat(writer.stop(Duration.ofMillis(20))).as("mid-commit").isFalse();
+        release.complete(null);
+        done.get(WAIT_SECONDS, TimeUnit.SECONDS);
     }
 
     @Test

@@ -7,6 +7,7 @@ import app.talkide.controlplane.budget.lease.LeaseTopUpsAhead;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -146,10 +147,14 @@ class SettlementWriter implements DisposableBean {
 
     @Override
     public void destroy() throws InterruptedException {
-        stopping = true;
-        writer.join(SHUTDOWN_WAIT_MILLIS);
-        if (writer.isAlive()) {
+        if (!stop(Duration.ofMillis(SHUTDOWN_WAIT_MILLIS))) {
             log.warn("Budget settlements still queued after {} ms; their reservations expire", SHUTDOWN_WAIT_MILLIS);
         }
+    }
+
+    /** Lets the writer finish what is queued and end; true if it ended within {@code wait}. */
+    boolean stop(Duration wait) throws InterruptedException {
+        stopping = true;
+        return writer.join(wait);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.argThat;
+import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.timeout;
@@ -17,6 +18,7 @@ import app.talkide.controlplane.budget.lease.BudgetLeases;
 import app.talkide.controlplane.budget.lease.LeaseTopUpsAhead;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -33,7 +35,12 @@ import org.junit.jupiter.api.Test;
  */
 class SettlementWriterTest {
 
-    static final long WAIT_SECONDS = 10;
+    /**
+     * How long a settlement may take: the writer picks it up at once and the stand-ins commit in
+     * microseconds, so two seconds is ample even on a loaded machine, and a writer that lost a settlement
+     * (or never stops) fails its test in two seconds rather than hanging until mutation testing's timeout.
+     */
+    static final long WAIT_SECONDS = 2;
 
     final Instant now = Instant.parse("2026-03-14T10:20:30Z");
     final UsageRecordRepository usage = mock(UsageRecordRepository.class);
@@ -67,7 +74,9 @@ class SettlementWriterTest {
     @AfterEach
     void stop() throws InterruptedException {
         if (writer != null) {
-            writer.destroy();
+            assertThat(writer.stop(Duration.ofSeconds(WAIT_SECONDS)))
+                    .as("the writer ends once its queue is drained")
+                    .isTrue();
         }
     }
 
@@ -132,6 +141,24 @@ class SettlementWriterTest {
 
         verify(topUp).finish(false);
         verify(usage, timeout(WAIT_SECONDS * 1_000).times(2)).insertAll(List.of(record));
+    }
+
+    @Test
+    void aWriterStillCommittingDoesNotReportItselfStopped() throws Exception {
+        var committing = new CompletableFuture<Void>();
+        var release = new CompletableFuture<Void>();
+        doAnswer(call -> {
+                    committing.complete(null);
+                    return release.get(WAIT_SECONDS, TimeUnit.SECONDS);
+                })
+                .when(usage)
+                .insertAll(any());
+        CompletableFuture<Void> done = start().submit(call("alice"), null, 0);
+        committing.get(WAIT_SECONDS, TimeUnit.SECONDS);
+
+        assertThat(writer.stop(Duration.ofMillis(20))).as("mid-commit").isFalse();
+        release.complete(null);
+        done.get(WAIT_SECONDS, TimeUnit.SECONDS);
     }
 
     @Test

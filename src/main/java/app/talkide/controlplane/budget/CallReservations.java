@@ -142,7 +142,9 @@ class CallReservations {
 
     /** The reservation of one call as a row of its own, checked and counted on the user's row. */
     private BudgetDecision decideInDatabase(String userId, long amount) {
-        for (int attempt = 1; ; attempt++) {
+        // Bounded whatever happens in between: a row that keeps vanishing (deleted as it is created) must
+        // not hold the call's thread forever.
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             LimitWindows now = LimitWindows.at(clock.instant(), properties.period());
             UUID id = UUID.randomUUID();
             if (reserve(id, userId, amount, now)) {
@@ -155,10 +157,11 @@ class CallReservations {
             }
             Denied denied = BudgetDenials.explain(row.get(), amount, now, properties);
             // Nothing explains the refusal when a slot or window freed up in between: try again.
-            if (denied != null || attempt >= ATTEMPTS) {
-                return denied != null ? denied : BudgetDenials.busy();
+            if (denied != null) {
+                return denied;
             }
         }
+        return BudgetDenials.busy();
     }
 
     private boolean reserve(UUID id, String userId, long amount, LimitWindows now) {

@@ -29,6 +29,7 @@ import java.time.ZoneOffset;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Where a call's money comes from, with stand-ins for the database: the replica's lease first, else a
@@ -106,6 +107,14 @@ class CallReservationsTest {
 
         assertThat(reservations.reserve("alice", 500)).isInstanceOf(Reserved.class);
         verify(budgets).createIfAbsent("alice", windows);
+    }
+
+    @Test
+    @Timeout(10) // the loop this guards against would otherwise hang the suite, not fail it
+    void aUsersRowThatKeepsVanishingEndsInBusyNotAnEndlessLoop() {
+        // budgets.find answers empty every time, as if the row were deleted as soon as it is created.
+        assertThat(reservations.reserve("alice", 500)).isEqualTo(BudgetDenials.busy());
+        verify(budgets, times(3)).createIfAbsent("alice", windows);
     }
 
     @Test

@@ -5,9 +5,13 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -29,6 +33,9 @@ import org.springframework.stereotype.Component;
 public class LeaderElection implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(LeaderElection.class);
+
+    /** How long shutdown waits for the leader's Lease release: a healthy API server answers in milliseconds. */
+    static final Duration RELEASE_WAIT = Duration.ofSeconds(3);
 
     private final KubernetesClient client;
     private final LeaderElectionProperties properties;
@@ -114,13 +121,33 @@ public class LeaderElection implements SmartLifecycle {
     @Override
     public void stop() {
         running = false;
+        boolean mayHoldLease = leading.get();
+        stopped();
         CompletableFuture<?> current = election;
         if (current != null) {
-            // Cancelling releases the Lease (release-on-cancel) and calls back stopped().
-            current.cancel(true);
+            // Cancelling releases the Lease (release-on-cancel), but fabric8 does so under the elector's lock,
+            // which an API call in flight holds through all its retries: with the API server unreachable (or no
+            // cluster at all) that is many seconds, and every pod stop waited for it. So the cancel runs on the
+            // election's thread; shutdown waits for it only while this replica may hold the Lease, and at most
+            // RELEASE_WAIT. A Lease not released in time expires after lease-duration, as after a crash.
+            CompletableFuture<Void> cancelled = CompletableFuture.runAsync(() -> current.cancel(true), executor);
+            if (mayHoldLease) {
+                awaitRelease(cancelled);
+            }
         }
-        stopped();
-        executor.shutdownNow();
+        executor.shutdown();
+    }
+
+    private void awaitRelease(CompletableFuture<Void> cancelled) {
+        try {
+            cancelled.get(RELEASE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            log.warn("Provisioning Lease not released within {}; it expires on its own", RELEASE_WAIT);
+        } catch (ExecutionException e) {
+            log.warn("Provisioning Lease not released; it expires on its own", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override

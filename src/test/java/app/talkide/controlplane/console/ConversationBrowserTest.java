@@ -189,6 +189,9 @@ class ConversationBrowserTest {
         // output slice at Sonnet's $15 per million (about $0.062), so the first answer fits. It then really
         // costs its input and 600 output tokens ($0.009), and what is left no longer covers the reservation
         // of the next answer, whose input also carries the first one.
+        // Earlier tests' calls leave this replica a budget lease for dev, shown as reserved until the lease,
+        // idle, is given back (after two seconds): on a fast machine this test starts before that.
+        await().atMost(Duration.ofSeconds(30)).until(() -> budgets.status("dev").reservedMicros() == 0);
         long spentBefore = budgets.status("dev").spentMicros();
         budgets.configure("dev", new UserBudgetSettings(spentBefore + 70_000, null, null, null, null));
         browser.driver.navigate().refresh();

@@ -18,7 +18,7 @@ import org.springframework.context.ApplicationContext;
 
 /** Local mode without a key, as a developer runs it: the gateway's upstream is the built-in simulator. */
 @DatabaseTest
-// The configuration of the browser tests and AlertRulesMetricsTest, so they share one cached context.
+// The configuration of the browser tests, so they share one cached context (its user is a new one of its own).
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "talkide.gateway.api-key=")
 class GatewayWithSimulatorTest {
 

@@ -31,9 +31,12 @@ import org.springframework.core.env.Environment;
  * scraped. The provisioning group (Kubernetes runtime only) is checked by {@code ProvisioningAlertMetricsTest}.
  */
 @DatabaseTest
-// The configuration of the browser tests and GatewayWithSimulatorTest (the test configuration already gives the
-// management server a port of its own), so they share one cached context.
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "talkide.gateway.api-key=")
+// A context of its own (the management port property keeps it apart from the browser tests'): it makes "dev" a
+// member of a second tenant-environment and spends dev's budget, which the browser tests, signed in as dev,
+// count exactly.
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"talkide.gateway.api-key=", "management.server.port=0"})
 class AlertRulesMetricsTest {
 
     @LocalServerPort

@@ -42,6 +42,16 @@ class LeaseTopUpsAheadTest {
             new LeaseTopUpsAhead("replica-1", rows, budgets, properties, Clock.fixed(now, ZoneOffset.UTC), granted);
 
     /** Alice's lease after one call: $1 (plenty) but four of the minute's requests, a quarter of a top-up's 60. */
+    void aliceHasARowWithRoom() {
+        when(budgets.find("alice"))
+                .thenReturn(Optional.of(BudgetRows.of("alice", windows).row()));
+    }
+
+    void grantsCommit() {
+        when(rows.grant(any(), any(), any(), anyLong(), anyBoolean(), any(), any(), any()))
+                .thenReturn(true);
+    }
+
     LocalLease lowOnRequests() {
         LocalLease lease = new LocalLease("alice", now);
         lease.granted(new LeaseRepository.Grant(1_000_000, 2, 5, 0, 1_000), windows, expires);
@@ -68,10 +78,8 @@ class LeaseTopUpsAheadTest {
     void theNextCommitGrantsTheTopUpSizedByTheUsersRow() {
         LocalLease lease = lowOnRequests();
         ahead.wantIfLow(lease, windows);
-        when(budgets.find("alice"))
-                .thenReturn(Optional.of(BudgetRows.of("alice", windows).row()));
-        when(rows.grant(any(), any(), any(), anyLong(), anyBoolean(), any(), any(), any()))
-                .thenReturn(true);
+        aliceHasARowWithRoom();
+        grantsCommit();
 
         LeaseTopUpsAhead.TopUp topUp = ahead.claim().getFirst();
         assertThat(topUp.userId()).isEqualTo("alice");
@@ -97,8 +105,7 @@ class LeaseTopUpsAheadTest {
     void aRefusedTopUpStopsAskingAhead() {
         LocalLease lease = lowOnRequests();
         ahead.wantIfLow(lease, windows);
-        when(budgets.find("alice"))
-                .thenReturn(Optional.of(BudgetRows.of("alice", windows).row()));
+        aliceHasARowWithRoom();
 
         LeaseTopUpsAhead.TopUp topUp = ahead.claim().getFirst();
         topUp.wanted();
@@ -114,10 +121,8 @@ class LeaseTopUpsAheadTest {
     void aTopUpWhoseCommitFailedLeavesTheLeaseAsItWasAndAsksAgain() {
         LocalLease lease = lowOnRequests();
         ahead.wantIfLow(lease, windows);
-        when(budgets.find("alice"))
-                .thenReturn(Optional.of(BudgetRows.of("alice", windows).row()));
-        when(rows.grant(any(), any(), any(), anyLong(), anyBoolean(), any(), any(), any()))
-                .thenReturn(true);
+        aliceHasARowWithRoom();
+        grantsCommit();
 
         LeaseTopUpsAhead.TopUp topUp = ahead.claim().getFirst();
         topUp.wanted();

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { SpawnedProcess, SpawnOptions } from '@anthropic-ai/claude-agent-sdk';
 import { ENGINE_MODEL_PORT, type ProxyGrant } from './gatewayProxy.js';
 import type { RemoteMcpServer } from './mcp.js';
@@ -172,6 +172,9 @@ export function boxedCommand(box: EngineBox, command: string, args: string[]): s
     // /run holds runtime sockets and, in a pod, often the service account's and other Secrets.
     ...['--tmpfs', '/run'],
     ...['--bind', join(box.runtime.dir, 'tmp'), '/tmp'],
+    // The engine's own /tmp covers the machine's: an engine installed there (a checkout under /tmp) is bound
+    // back, read-only, or the sandbox could not start it.
+    ...(executable.startsWith('/tmp/') ? ['--ro-bind', dirname(executable), dirname(executable)] : []),
     ...['--bind', join(box.runtime.dir, 'run'), INSIDE_RUN],
     ...['--bind', box.configDir, box.configDir],
     ...['--bind', box.workspaceDir, box.workspaceDir],

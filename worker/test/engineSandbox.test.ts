@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -62,6 +62,11 @@ test('the sandbox hides the sessions and the Secret before it mounts what the en
     assert.ok(at(`--tmpfs ${sessions}`) < at(`--bind ${configDir} ${configDir}`), 'hidden, then its own dir');
     assert.ok(!line.includes(`--tmpfs ${home}`), "the directory holding the engine's executable stays");
     assert.ok(at(`--bind ${workspace} ${workspace}`) > 0);
+    const app = join(realpathSync(home), 'app');
+    assert.ok(
+      at(`--ro-bind ${app} ${app}`) > at(`${runtime.dir}/tmp /tmp`),
+      'an engine under /tmp is bound back over the sandbox’s own /tmp',
+    );
     assert.match(
       line,
       /socat TCP-LISTEN:4180,bind=127\.0\.0\.1,fork,reuseaddr UNIX-CONNECT:\/run\/talkide\/model\.sock/,

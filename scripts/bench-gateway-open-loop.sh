@@ -10,16 +10,20 @@
 # jstat: peak used, kept, collections) and resident memory, and the target: the gateway adds
 # ≤ 2 ms per-event p99 at the highest rate where the bare proxy adds ≤ 2 ms.
 #   scripts/bench-gateway-open-loop.sh [seconds of arrivals per run (20)]
-# OPEN_LOOP_RATES: calls per second to sweep, about as many streams open (default "250 500 1000").
-# OPEN_LOOP_WARMUP: seconds each target is loaded at the highest rate before measuring (default 60: the
-# gateway's JIT needs a minute or more of load on two cores). OPEN_LOOP_CLIENT: the upstream client of
-# the gateway and its bare proxy (default jetty). PostgreSQL: 127.0.0.1:5432 as $PGUSER (postgres), trust.
+# OPEN_LOOP_RATES: calls per second to sweep, about as many streams open (default "50 100 150 250").
+# OPEN_LOOP_WARMUP: seconds each target is loaded at the highest rate before measuring (default 60); a JVM
+# is loaded on until its JIT is done (under 0.1 s of compiling in 10 s), at most OPEN_LOOP_WARMUP_MAX
+# seconds (default 300: the gateway's JIT needs minutes at these rates on two cores). OPEN_LOOP_CLIENT:
+# the upstream client of the gateway and its bare proxy (default jetty). OPEN_LOOP_PORTKEY=0 leaves
+# Portkey out. BENCH_SERVER_OPTS and BENCH_BARE_OPTS: JVM options of the gateway and of the bare proxy.
+# PostgreSQL: 127.0.0.1:5432 as $PGUSER (postgres), trust.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SECS="${1:-20}"
-read -r -a RATES <<<"${OPEN_LOOP_RATES:-250 500 1000}"
+read -r -a RATES <<<"${OPEN_LOOP_RATES:-50 100 150 250}"
 WARMUP="${OPEN_LOOP_WARMUP:-60}"
+WARMUP_MAX="${OPEN_LOOP_WARMUP_MAX:-300}"
 CLIENT="${OPEN_LOOP_CLIENT:-jetty}"
 PGUSER="${PGUSER:-postgres}"
 TOOLS=scripts/bench-gateway
@@ -41,7 +45,9 @@ psql -h 127.0.0.1 -U "$PGUSER" -d postgres -qc "create database $DB" >/dev/null
 start_upstream 20
 start_gateway "$CLIENT" "$DB"
 start_bare "$CLIENT"
-start_portkey || { PORTKEY=""; echo "Portkey left out: no Node $TALKIDE_NODE_VERSION (scripts/lib/node.sh)" >&2; }
+if [ "${OPEN_LOOP_PORTKEY:-1}" = 0 ]; then PORTKEY=""; else
+  start_portkey || { PORTKEY=""; echo "Portkey left out: no Node $TALKIDE_NODE_VERSION (scripts/lib/node.sh)" >&2; }
+fi
 
 # CPU seconds a process has used so far (user + system; the fields after the command's name).
 cpu_seconds() { sed 's/.*) //' "/proc/$1/stat" | awk -v hz="$(getconf CLK_TCK)" '{ print ($12 + $13) / hz }'; }
@@ -90,11 +96,39 @@ targets() { # label rate seconds
   [ -z "$PORTKEY" ] || measure "$@" portkey "$PORTKEY_PID" node "$PORTKEY" "${PORTKEY_HEADERS[@]}"
 }
 
+# Seconds a JVM's JIT has spent compiling so far (jstat -compiler's Time column).
+jit_seconds() { "$JSTAT" -compiler "$1" | awk 'NR == 2 { print $4 }'; }
+
+# Loads a target at the given rate for WARMUP seconds; a JVM then goes on in 10 s rounds until its JIT
+# compiled for under 0.1 s in a round (1 % of a core), or for WARMUP_MAX seconds in all: a JIT still
+# compiling takes a core now and then, and would be measured as the proxy's own delay.
+warm() { # rate name pid java|node url headers...
+  local rate="$1" name="$2" pid="$3" kind="$4" url="$5" spent=0 jit0 jit1
+  shift 5
+  node "$TOOLS/open-loop.mjs" "$url" "$rate" "$WARMUP" "$@" >/dev/null
+  spent=$WARMUP
+  if [ "$kind" = java ]; then
+    while [ "$spent" -lt "$WARMUP_MAX" ]; do
+      jit0=$(jit_seconds "$pid")
+      node "$TOOLS/open-loop.mjs" "$url" "$rate" 10 "$@" >/dev/null
+      spent=$((spent + 10))
+      jit1=$(jit_seconds "$pid")
+      awk -v a="$jit0" -v b="$jit1" 'BEGIN { exit !(b - a < 0.1) }' && break
+    done
+    echo "warm: $name after ${spent} s at $rate calls/s (JIT compiled $(awk -v a="$jit0" -v b="$jit1" 'BEGIN { printf "%.2f", b - a }') s in the last 10 s)"
+  else
+    echo "warm: $name after ${spent} s at $rate calls/s"
+  fi
+}
+
 echo "Open-loop gateway benchmark: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start;" \
   "rates ${RATES[*]} calls/s, $SECS s each, gateway client $CLIENT"
 MAX_RATE=$(printf '%s\n' "${RATES[@]}" | sort -n | tail -1)
-echo "warming up every target for $WARMUP s at $MAX_RATE calls/s (JIT, connections, budget lease)..."
-targets warmup "$MAX_RATE" "$WARMUP"
+echo "warming up every target at $MAX_RATE calls/s: $WARMUP s, a JVM until its JIT is done (at most $WARMUP_MAX s)..."
+warm "$MAX_RATE" direct "$UP_PID" node "$DIRECT"
+warm "$MAX_RATE" bare "${BARE_PID[$CLIENT]}" java "${BARE[$CLIENT]}"
+warm "$MAX_RATE" gateway "${GATEWAY_PID[$CLIENT]}" java "${GATEWAY[$CLIENT]}" "X-Worker-Token=${TOKEN[$CLIENT]}"
+[ -z "$PORTKEY" ] || warm "$MAX_RATE" portkey "$PORTKEY_PID" node "$PORTKEY" "${PORTKEY_HEADERS[@]}"
 for rate in $(printf '%s\n' "${RATES[@]}" | sort -n); do
   echo "rate $rate calls/s, load average $(cut -d' ' -f1-3 /proc/loadavg)"
   targets run "$rate" "$SECS"

@@ -1,4 +1,4 @@
-// Reads the results of scripts/bench-gateway-open-loop.sh ("<warmup|run> <rate> <target> <json>" lines)
+// Reads the results of scripts/bench-gateway-open-loop.sh ("run <rate> <target> <json>" lines)
 // and prints one table per rate, then the target: at the highest rate where the bare proxy adds at most
 // 2 ms to the per-event p99 over direct, the gateway adds at most 2 ms too.
 //   node open-loop-report.mjs <results file>

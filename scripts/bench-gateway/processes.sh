@@ -50,7 +50,7 @@ start_gateway() { # client database
 # The physical baseline of a Java gateway (BareProxyServer): the same Jetty and upstream client, relaying
 # and nothing else. Sets BARE[client] and BARE_PID[client].
 start_bare() { # client
-  "$JAVA" -Xmx512m -Xms512m -cp "$CP" app.talkide.controlplane.bench.BareProxyServer "http://127.0.0.1:$UP" "$1" \
+  "$JAVA" -Xmx512m -Xms512m ${BENCH_BARE_OPTS:-} -cp "$CP" app.talkide.controlplane.bench.BareProxyServer "http://127.0.0.1:$UP" "$1" \
     >"$RUN/bare-$1.log" 2>&1 & PIDS+=($!)
   BARE_PID[$1]=$!
   BARE[$1]="http://127.0.0.1:$(ready "$RUN/bare-$1.log" | cut -d' ' -f2)/v1/messages?beta=true"

@@ -103,22 +103,18 @@ jit_seconds() { "$JSTAT" -compiler "$1" | awk 'NR == 2 { print $4 }'; }
 # compiled for under 0.1 s in a round (1 % of a core), or for WARMUP_MAX seconds in all: a JIT still
 # compiling takes a core now and then, and would be measured as the proxy's own delay.
 warm() { # rate name pid java|node url headers...
-  local rate="$1" name="$2" pid="$3" kind="$4" url="$5" spent=0 jit0 jit1
+  local rate="$1" name="$2" pid="$3" kind="$4" url="$5" spent="$WARMUP" jit0 jit1 last=""
   shift 5
   node "$TOOLS/open-loop.mjs" "$url" "$rate" "$WARMUP" "$@" >/dev/null
-  spent=$WARMUP
-  if [ "$kind" = java ]; then
-    while [ "$spent" -lt "$WARMUP_MAX" ]; do
-      jit0=$(jit_seconds "$pid")
-      node "$TOOLS/open-loop.mjs" "$url" "$rate" 10 "$@" >/dev/null
-      spent=$((spent + 10))
-      jit1=$(jit_seconds "$pid")
-      awk -v a="$jit0" -v b="$jit1" 'BEGIN { exit !(b - a < 0.1) }' && break
-    done
-    echo "warm: $name after ${spent} s at $rate calls/s (JIT compiled $(awk -v a="$jit0" -v b="$jit1" 'BEGIN { printf "%.2f", b - a }') s in the last 10 s)"
-  else
-    echo "warm: $name after ${spent} s at $rate calls/s"
-  fi
+  while [ "$kind" = java ] && [ "$spent" -lt "$WARMUP_MAX" ]; do
+    jit0=$(jit_seconds "$pid")
+    node "$TOOLS/open-loop.mjs" "$url" "$rate" 10 "$@" >/dev/null
+    spent=$((spent + 10))
+    jit1=$(jit_seconds "$pid")
+    last=$(awk -v a="$jit0" -v b="$jit1" 'BEGIN { printf "%.2f", b - a }')
+    awk -v t="$last" 'BEGIN { exit !(t < 0.1) }' && break
+  done
+  echo "warm: $name after ${spent} s at $rate calls/s${last:+ (JIT compiled $last s in the last 10 s)}"
 }
 
 echo "Open-loop gateway benchmark: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start;" \

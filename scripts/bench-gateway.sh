@@ -14,7 +14,8 @@
 #   scripts/bench-gateway.sh [seconds per 16-client run (10)] [calls at 1 client (2000)] [open streams (1000)]
 # PostgreSQL: 127.0.0.1:5432 as $PGUSER (postgres), trust; the bench creates and drops its own database.
 # BENCH_JFR=/path/file.jfr records a JFR profile of the warm gateway during its 16-client streaming run
-# (read it with: jfr view hot-methods /path/file.jfr).
+# (read it with: jfr view hot-methods /path/file.jfr). BENCH_SERVER_OPTS and BENCH_BARE_OPTS add JVM options to the
+# gateways and to the bare proxies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -3,9 +3,8 @@ package app.talkide.controlplane.budget;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -20,11 +19,11 @@ class ReservationRepository {
     record Expired(UUID id, String userId, long amountMicros) {}
 
     private final JdbcClient jdbc;
-    private final NamedParameterJdbcTemplate batches;
+    private final JdbcTemplate statements;
 
-    ReservationRepository(JdbcClient jdbc, NamedParameterJdbcTemplate batches) {
+    ReservationRepository(JdbcClient jdbc, JdbcTemplate statements) {
         this.jdbc = jdbc;
-        this.batches = batches;
+        this.statements = statements;
     }
 
     void insert(UUID id, String userId, long amount, Instant now, Instant expiresAt) {
@@ -51,12 +50,15 @@ class ReservationRepository {
 
     /** Deletes the reservations in one round trip; for each, whether it was still there (still ours). */
     boolean[] delete(List<UUID> ids) {
-        int[] deleted = batches.batchUpdate(
-                "delete from budget_reservation where id = :id",
-                ids.stream().map(id -> Map.of("id", (Object) id)).toArray(Map[]::new));
-        boolean[] ours = new boolean[deleted.length];
-        for (int i = 0; i < deleted.length; i++) {
-            ours[i] = deleted[i] == 1;
+        int[][] deleted = statements.batchUpdate(
+                "delete from budget_reservation where id = ?",
+                ids,
+                ids.size(),
+                (statement, id) -> statement.setObject(1, id));
+        // One chunk: the whole list is one JDBC batch.
+        boolean[] ours = new boolean[ids.size()];
+        for (int i = 0; i < ours.length; i++) {
+            ours[i] = deleted[0][i] == 1;
         }
         return ours;
     }

@@ -1,13 +1,14 @@
 package app.talkide.controlplane.budget;
 
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.sql.Types;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -23,19 +24,19 @@ class UsageRecordRepository {
             "outcome", "outcome");
 
     private final JdbcClient jdbc;
-    private final NamedParameterJdbcTemplate batches;
+    private final JdbcTemplate statements;
 
-    UsageRecordRepository(JdbcClient jdbc, NamedParameterJdbcTemplate batches) {
+    UsageRecordRepository(JdbcClient jdbc, JdbcTemplate statements) {
         this.jdbc = jdbc;
-        this.batches = batches;
+        this.statements = statements;
     }
 
+    // Positional parameters, set straight from the record: the settlement writer runs this for every call.
+    // With a map of named parameters per record it spent a fifth more CPU per commit (closed-loop bench).
     private static final String INSERT = "insert into usage_record (id, request_id, tenant, env, conversation_id,"
             + " user_id, endpoint, model, model_family, input_tokens, cache_write_5m_tokens, cache_write_1h_tokens,"
             + " cache_read_tokens, output_tokens, cost_micros, overrun_micros, outcome, upstream_status, started_at,"
-            + " duration_micros, first_byte_micros) values (:id, :requestId, :tenant, :env, :conversation,"
-            + " :user, :endpoint, :model, :family, :input, :write5m, :write1h, :read, :output, :cost,"
-            + " :overrun, :outcome, :status, :startedAt, :duration, :firstByte)";
+            + " duration_micros, first_byte_micros) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
     int countOfConversation(UUID conversationId) {
         return jdbc.sql("select count(*) from usage_record where conversation_id = :c")
@@ -45,7 +46,7 @@ class UsageRecordRepository {
     }
 
     void insert(UsageRecord record, long overrunMicros) {
-        jdbc.sql(INSERT).params(params(record, overrunMicros)).update();
+        statements.update(INSERT, statement -> set(statement, record, overrunMicros));
     }
 
     /** Many records in one round trip (a JDBC batch), inside the caller's transaction. */
@@ -53,40 +54,40 @@ class UsageRecordRepository {
         if (records.isEmpty()) {
             return;
         }
-        batches.batchUpdate(
-                INSERT,
-                records.stream()
-                        .map(record -> new MapSqlParameterSource(params(record, 0)))
-                        .toArray(MapSqlParameterSource[]::new));
+        statements.batchUpdate(INSERT, records, records.size(), (statement, record) -> set(statement, record, 0));
     }
 
-    private static Map<String, Object> params(UsageRecord record, long overrunMicros) {
+    private static void set(PreparedStatement statement, UsageRecord record, long overrunMicros) throws SQLException {
         UsageRecord.TokenCounts tokens = record.tokens();
-        Map<String, Object> params = new HashMap<>(32);
-        params.put("id", UUID.randomUUID());
-        params.put("requestId", record.requestId());
-        params.put("tenant", record.tenant());
-        params.put("env", record.env());
-        params.put("conversation", record.conversationId());
-        params.put("user", record.userId());
-        params.put("endpoint", record.endpoint());
-        params.put("model", truncate(record.model(), 128));
-        params.put("family", record.modelFamily());
-        params.put("input", tokens.input());
-        params.put("write5m", tokens.cacheWrite5m());
-        params.put("write1h", tokens.cacheWrite1h());
-        params.put("read", tokens.cacheRead());
-        params.put("output", tokens.output());
-        params.put("cost", record.costMicros());
-        params.put("overrun", overrunMicros);
-        params.put("outcome", record.outcome().code());
-        params.put("status", record.upstreamStatus());
-        params.put("startedAt", Timestamp.from(record.startedAt()));
-        params.put("duration", record.duration().toNanos() / 1_000);
-        params.put(
-                "firstByte",
-                record.firstByte() == null ? null : record.firstByte().toNanos() / 1_000);
-        return params;
+        statement.setObject(1, UUID.randomUUID());
+        statement.setString(2, record.requestId());
+        statement.setString(3, record.tenant());
+        statement.setString(4, record.env());
+        statement.setObject(5, record.conversationId());
+        statement.setString(6, record.userId());
+        statement.setString(7, record.endpoint());
+        statement.setString(8, truncate(record.model(), 128));
+        statement.setString(9, record.modelFamily());
+        statement.setLong(10, tokens.input());
+        statement.setLong(11, tokens.cacheWrite5m());
+        statement.setLong(12, tokens.cacheWrite1h());
+        statement.setLong(13, tokens.cacheRead());
+        statement.setLong(14, tokens.output());
+        statement.setLong(15, record.costMicros());
+        statement.setLong(16, overrunMicros);
+        statement.setString(17, record.outcome().code());
+        if (record.upstreamStatus() == null) {
+            statement.setNull(18, Types.INTEGER);
+        } else {
+            statement.setInt(18, record.upstreamStatus());
+        }
+        statement.setTimestamp(19, Timestamp.from(record.startedAt()));
+        statement.setLong(20, record.duration().toNanos() / 1_000);
+        if (record.firstByte() == null) {
+            statement.setNull(21, Types.BIGINT);
+        } else {
+            statement.setLong(21, record.firstByte().toNanos() / 1_000);
+        }
     }
 
     List<UsageSummary> summarize(String grouping, Instant from, Instant to, String userId) {

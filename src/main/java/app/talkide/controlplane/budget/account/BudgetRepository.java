@@ -5,14 +5,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -27,23 +25,24 @@ public class BudgetRepository {
     /** Spend of the current period: what is stored, or nothing if the row still holds an earlier period. */
     private static final String SPENT_NOW = "(case when period_start >= :period then spent_micros else 0 end)";
 
+    // Positional, set straight from each user's settlement: it runs in every settlement commit.
     private static final String SETTLE = "update user_budget set"
-            + " spent_micros = " + SPENT_NOW + " + :cost,"
-            + " period_start = greatest(period_start, :period),"
-            + " reserved_micros = reserved_micros - :released,"
-            + " in_flight = in_flight - :slots,"
-            + " hour_tokens = case when hour_start >= :hour then hour_tokens + :tokens else :tokens end,"
-            + " hour_start = greatest(hour_start, :hour),"
-            + " updated_at = :now"
-            + " where user_id = :user";
+            + " spent_micros = (case when period_start >= ? then spent_micros else 0 end) + ?,"
+            + " period_start = greatest(period_start, ?),"
+            + " reserved_micros = reserved_micros - ?,"
+            + " in_flight = in_flight - ?,"
+            + " hour_tokens = case when hour_start >= ? then hour_tokens + ? else ? end,"
+            + " hour_start = greatest(hour_start, ?),"
+            + " updated_at = ?"
+            + " where user_id = ?";
 
     private final JdbcClient jdbc;
-    private final NamedParameterJdbcTemplate batches;
+    private final JdbcTemplate statements;
     private final boolean postgres;
 
-    BudgetRepository(JdbcClient jdbc, NamedParameterJdbcTemplate batches, DataSource dataSource) {
+    BudgetRepository(JdbcClient jdbc, JdbcTemplate statements, DataSource dataSource) {
         this.jdbc = jdbc;
-        this.batches = batches;
+        this.statements = statements;
         this.postgres = isPostgres(dataSource);
     }
 
@@ -160,19 +159,22 @@ public class BudgetRepository {
         if (settled.isEmpty()) {
             return;
         }
-        batches.batchUpdate(
-                SETTLE,
-                settled.stream()
-                        .map(user -> {
-                            Map<String, Object> params = new HashMap<>(now.asParams());
-                            params.put("user", user.userId());
-                            params.put("cost", user.cost());
-                            params.put("released", user.released());
-                            params.put("slots", user.slots());
-                            params.put("tokens", user.tokens());
-                            return params;
-                        })
-                        .toArray(Map[]::new));
+        Timestamp period = Timestamp.from(now.period());
+        Timestamp hour = Timestamp.from(now.hour());
+        Timestamp at = Timestamp.from(now.now());
+        statements.batchUpdate(SETTLE, settled, settled.size(), (statement, user) -> {
+            statement.setTimestamp(1, period);
+            statement.setLong(2, user.cost());
+            statement.setTimestamp(3, period);
+            statement.setLong(4, user.released());
+            statement.setInt(5, user.slots());
+            statement.setTimestamp(6, hour);
+            statement.setLong(7, user.tokens());
+            statement.setLong(8, user.tokens());
+            statement.setTimestamp(9, hour);
+            statement.setTimestamp(10, at);
+            statement.setString(11, user.userId());
+        });
     }
 
     /** Creates the user's row with nothing spent; false if another call created it first. */

@@ -5,9 +5,8 @@ import app.talkide.controlplane.budget.account.LimitWindows;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -19,11 +18,11 @@ import org.springframework.stereotype.Repository;
 class LeaseRepository {
 
     private final JdbcClient jdbc;
-    private final NamedParameterJdbcTemplate batches;
+    private final JdbcTemplate statements;
 
-    LeaseRepository(JdbcClient jdbc, NamedParameterJdbcTemplate batches) {
+    LeaseRepository(JdbcClient jdbc, JdbcTemplate statements) {
         this.jdbc = jdbc;
-        this.batches = batches;
+        this.statements = statements;
     }
 
     /** The lease row of this replica, created empty if absent, locked for the rest of the transaction. */
@@ -148,16 +147,19 @@ class LeaseRepository {
      * still there (not expired meanwhile).
      */
     boolean[] shrink(List<BudgetLeases.Shrink> shrinks, String replica) {
-        int[] shrunk = batches.batchUpdate(
-                "update budget_lease set amount_micros = amount_micros - :micros"
-                        + " where user_id = :user and replica_id = :replica",
-                shrinks.stream()
-                        .map(shrink ->
-                                Map.of("user", (Object) shrink.userId(), "replica", replica, "micros", shrink.micros()))
-                        .toArray(Map[]::new));
-        boolean[] there = new boolean[shrunk.length];
-        for (int i = 0; i < shrunk.length; i++) {
-            there[i] = shrunk[i] == 1;
+        int[][] shrunk = statements.batchUpdate(
+                "update budget_lease set amount_micros = amount_micros - ? where user_id = ? and replica_id = ?",
+                shrinks,
+                shrinks.size(),
+                (statement, shrink) -> {
+                    statement.setLong(1, shrink.micros());
+                    statement.setString(2, shrink.userId());
+                    statement.setString(3, replica);
+                });
+        // One chunk: the whole list is one JDBC batch.
+        boolean[] there = new boolean[shrinks.size()];
+        for (int i = 0; i < there.length; i++) {
+            there[i] = shrunk[0][i] == 1;
         }
         return there;
     }

@@ -62,11 +62,11 @@ sample() { # pid java|node
 
 # From jstat -gc's columns, as JSON fields: the peak heap used (MB), what survived young collections at
 # the end (old generation and survivors: the streams' live data and what was promoted), and the
-# collections over the run with their total time.
+# collections over the run with their total time (under ZGC, which collects concurrently: its pauses).
 heap_json() {
   [ -s "$RUN/jstat" ] || { echo '"heap_peak_mb":null,"heap_kept_mb":null,"gcs":null,"gc_ms":null'; return; }
   awk 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-    $1 ~ /^[0-9.]+$/ {
+    $col["EU"] ~ /^[0-9.]+$/ {
       kept = $col["S0U"] + $col["S1U"] + $col["OU"]; used = kept + $col["EU"]; if (used > peak) peak = used
       if (!first) { gcs0 = $col["YGC"] + $col["FGC"]; t0 = $col["GCT"]; first = 1 }
       gcs = $col["YGC"] + $col["FGC"]; t = $col["GCT"]

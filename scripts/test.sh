@@ -23,6 +23,14 @@ setup() {
       pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -n 1)" main start
       for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
     fi
+    # Two test JVMs, each with cached Spring contexts and clusters of replicas, can hold more than the
+    # default 100 connections at once (a run failed with "too many clients" at PostgreSQL's default).
+    if [ "$(psql -h 127.0.0.1 -U postgres -tAc "show max_connections")" -lt 200 ]; then
+      echo "Raising PostgreSQL's max_connections to 200 (a restart)..."
+      psql -h 127.0.0.1 -U postgres -qc "alter system set max_connections = 200"
+      pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -n 1)" main restart
+      for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
+    fi
     psql -h 127.0.0.1 -U postgres -tAc "select 1 from pg_database where datname = 'test'" | grep -q 1 \
       || psql -h 127.0.0.1 -U postgres -c "create database test"
   fi

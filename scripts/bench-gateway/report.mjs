@@ -27,8 +27,8 @@ const figures = {}; // name -> values per round, for the medians
 const keep = (name, value) => (figures[name] ??= []).push(value);
 for (const [round, r] of Object.entries(rounds)) {
   console.log(`\n${round}: 16 clients streaming, direct ${f(r.direct_16_stream.rps, 0)} req/s; non-streaming direct ${f(r.direct_16_json.rps, 0)}, Portkey ${f(r.portkey_16_json.rps, 0)} (p50 / p99 ${f(r.portkey_16_json.total_p50)} / ${f(r.portkey_16_json.total_p99)} ms)`);
-  console.log("| client | bare proxy streaming | gateway streaming | of direct | of its bare proxy | gateway non-streaming | × Portkey | p50 / p99 ms | 1 client first byte added p50 / p99 ms | commits per call | PostgreSQL CPU ms per call |");
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+  console.log("| client | bare proxy streaming | gateway streaming | of direct | of its bare proxy | gateway non-streaming | × Portkey | p50 / p99 ms | 1 client first byte added p50 / p99 ms | 1 client last byte p50 / p99 ms | commits per call | PostgreSQL CPU ms per call |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const c of clients) {
     const bare = r[`bare_${c}_16_stream`].rps;
     const gw = r[`gateway_${c}_16_stream`];
@@ -46,19 +46,21 @@ for (const [round, r] of Object.entries(rounds)) {
     keep(`${c}.portkey`, json.rps / r.portkey_16_json.rps);
     keep(`${c}.ttfb50`, one.ttfb_p50);
     keep(`${c}.ttfb99`, one.ttfb_p99);
+    keep(`${c}.last50`, one.total_p50);
+    keep(`${c}.last99`, one.total_p99);
     keep(`${c}.added50`, added50);
     keep(`${c}.added99`, added99);
     keep(`${c}.commits`, commits);
     keep(`${c}.pgcpu`, pgCpu);
-    console.log(`| ${c} | ${f(bare, 0)} | ${f(gw.rps, 0)} | ${pct(gw.rps, r.direct_16_stream.rps)} | ${pct(gw.rps, bare)} | ${f(json.rps, 0)} | ${f(json.rps / r.portkey_16_json.rps)} | ${f(json.total_p50)} / ${f(json.total_p99)} | ${f(added50)} / ${f(added99)} (gateway ${f(one.ttfb_p50)} / ${f(one.ttfb_p99)}) | ${f(commits, 3)} | ${f(pgCpu, 3)} |`);
+    console.log(`| ${c} | ${f(bare, 0)} | ${f(gw.rps, 0)} | ${pct(gw.rps, r.direct_16_stream.rps)} | ${pct(gw.rps, bare)} | ${f(json.rps, 0)} | ${f(json.rps / r.portkey_16_json.rps)} | ${f(json.total_p50)} / ${f(json.total_p99)} | ${f(added50)} / ${f(added99)} (gateway ${f(one.ttfb_p50)} / ${f(one.ttfb_p99)}) | ${f(one.total_p50)} / ${f(one.total_p99)} (direct ${f(r.direct_1_stream.total_p50)}) | ${f(commits, 3)} | ${f(pgCpu, 3)} |`);
   }
 }
 
 const n = Object.keys(rounds).length;
 console.log(`\nMedian of ${n} round(s):`);
-console.log("| client | gateway streaming req/s | of direct | of its bare proxy | non-streaming × Portkey | 1 client first byte p50 / p99 ms | commits per call | PostgreSQL CPU ms per call |");
-console.log("|---|---|---|---|---|---|---|---|");
+console.log("| client | gateway streaming req/s | of direct | of its bare proxy | non-streaming × Portkey | 1 client first byte p50 / p99 ms | 1 client last byte p50 / p99 ms | commits per call | PostgreSQL CPU ms per call |");
+console.log("|---|---|---|---|---|---|---|---|---|");
 const m = (name) => median(figures[name]);
 for (const c of clients) {
-  console.log(`| ${c} | ${f(m(`${c}.stream`), 0)} | ${f(100 * m(`${c}.ofDirect`), 1)} % | ${f(100 * m(`${c}.ofBare`), 1)} % | ${f(m(`${c}.portkey`))} | ${f(m(`${c}.ttfb50`))} / ${f(m(`${c}.ttfb99`))} | ${f(m(`${c}.commits`), 3)} | ${f(m(`${c}.pgcpu`), 3)} |`);
+  console.log(`| ${c} | ${f(m(`${c}.stream`), 0)} | ${f(100 * m(`${c}.ofDirect`), 1)} % | ${f(100 * m(`${c}.ofBare`), 1)} % | ${f(m(`${c}.portkey`))} | ${f(m(`${c}.ttfb50`))} / ${f(m(`${c}.ttfb99`))} | ${f(m(`${c}.last50`))} / ${f(m(`${c}.last99`))} | ${f(m(`${c}.commits`), 3)} | ${f(m(`${c}.pgcpu`), 3)} |`);
 }

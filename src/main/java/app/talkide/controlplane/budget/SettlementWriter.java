@@ -26,7 +26,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Group commit of settlements: one thread writes every settlement that queued while the previous
  * transaction committed in one durable transaction ({@link SettlementCommit}). No batch waits for more:
  * under load a commit carries whatever queued during the one before; alone, a call waits for one commit.
- * A call's last byte goes out once its settlement is durable.
+ * A call's last byte goes out once its settlement is durable. On PostgreSQL the usual batch (calls of
+ * this replica's leases) is one statement ({@link OneStatementSettlement}).
  */
 @Component
 class SettlementWriter implements DisposableBean {
@@ -48,6 +49,7 @@ class SettlementWriter implements DisposableBean {
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final BudgetLeases leases;
     private final SettlementCommit commit;
+    private final OneStatementSettlement oneStatement;
     private final TransactionTemplate transactions;
     private final DistributionSummary batchSizes;
     private final Thread writer;
@@ -61,9 +63,11 @@ class SettlementWriter implements DisposableBean {
             BudgetProperties properties,
             Clock clock,
             PlatformTransactionManager transactionManager,
-            MeterRegistry meters) {
+            MeterRegistry meters,
+            OneStatementSettlement oneStatement) {
         this.leases = leases;
         this.commit = new SettlementCommit(budgets, reservations, usage, leases, properties, clock);
+        this.oneStatement = oneStatement;
         this.transactions = new TransactionTemplate(transactionManager);
         this.batchSizes = DistributionSummary.builder("talkide.budget.settlement.batch")
                 .description("Calls settled per database commit")
@@ -117,7 +121,11 @@ class SettlementWriter implements DisposableBean {
         boolean committed = false;
         RuntimeException failure = null;
         try {
-            transactions.executeWithoutResult(status -> commit.apply(batch, topUps));
+            if (oneStatement.covers(batch, topUps)) {
+                oneStatement.apply(batch);
+            } else {
+                transactions.executeWithoutResult(status -> commit.apply(batch, topUps));
+            }
             committed = true;
         } catch (RuntimeException e) {
             failure = e;

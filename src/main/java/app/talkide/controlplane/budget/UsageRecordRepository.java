@@ -118,7 +118,7 @@ class UsageRecordRepository {
                 .list();
     }
 
-    private static String truncate(String value, int max) {
+    static String truncate(String value, int max) {
         return value.length() <= max ? value : value.substring(0, max);
     }
 }

@@ -67,7 +67,8 @@ class SettlementWriterTest {
                 BudgetRows.properties(),
                 Clock.fixed(now, ZoneOffset.UTC),
                 new StandInTransactions(),
-                meters);
+                meters,
+                mock(OneStatementSettlement.class)); // H2's path: settles through SettlementCommit
         return writer;
     }
 

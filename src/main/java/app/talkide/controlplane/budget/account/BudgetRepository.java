@@ -73,6 +73,11 @@ public class BudgetRepository {
                 == 1;
     }
 
+    /** Whether a settlement commit can be one statement (PostgreSQL: data-modifying {@code with} and arrays). */
+    public boolean settlesInOneStatement() {
+        return postgres;
+    }
+
     /** Whether {@link #reserveWithRecord} is available: the whole reservation as one statement. */
     public boolean reservesInOneStatement() {
         return postgres;

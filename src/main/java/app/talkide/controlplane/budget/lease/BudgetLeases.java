@@ -71,7 +71,8 @@ public class BudgetLeases implements DisposableBean {
                 .register(meters);
     }
 
-    String replica() {
+    /** Identifies this replica's lease rows (a settlement in one statement shrinks them by it). */
+    public String replica() {
         return replica;
     }
 

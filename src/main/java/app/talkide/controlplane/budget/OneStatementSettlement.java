@@ -14,22 +14,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
 /**
- * PostgreSQL's settlement commit for the steady state under load, where every call of the batch was
- * admitted from this replica's lease (or held nothing) and no top-up rides along: the usage records,
- * the lease shrinks and one update per user in one statement (data-modifying {@code with}, a column
- * array per field), committed on its own. That is one round trip to the database instead of four
- * ({@link SettlementCommit}'s three batches and the commit): a third less PostgreSQL CPU per call and the
- * writer's socket waits cut to a quarter in the closed-loop bench (docs/performance.md). Books exactly
- * what {@link SettlementCommit} books for such a batch; anything else (reservations on users' rows,
- * overruns, top-ups, H2) goes through it.
+ * PostgreSQL's settlement commit for the usual batch: calls of one user admitted from this replica's
+ * lease (and calls of anyone that held nothing), with no top-up riding along. The usage records, the
+ * lease shrink and the user's update go in one statement (data-modifying {@code with}, a column array per
+ * field), committed on its own: one round trip to the database instead of four ({@link
+ * SettlementCommit}'s batches and the commit), so a call's last byte comes sooner below saturation
+ * (docs/performance.md). Books exactly what {@link SettlementCommit} books for such a batch; anything else
+ * (several users, reservations on users' rows, overruns, top-ups, H2) goes through it.
  *
- * <p>Locks: the lease rows (this replica's own, which only another replica's recall also touches) are
- * taken before the users' rows, as in every budget transaction: the users' update reads what the lease
- * update returned. The users' rows are sent in user order.
+ * <p>Locks: one lease row, then one user row, as in every budget transaction (the user's update joins
+ * what the lease update returned, so the lease row is updated before the user row is). With several
+ * users the statement would lock their rows in whatever order its join takes (a hash join takes the
+ * table's), not in user order, and could deadlock with another replica's settlement: hence one user.
  */
 @Repository
 class OneStatementSettlement {
@@ -86,16 +87,27 @@ class OneStatementSettlement {
         this.available = budgets.settlesInOneStatement();
     }
 
-    /** Whether this batch can be settled here: PostgreSQL, no top-up, only calls of a lease or holding nothing. */
+    /**
+     * Whether this batch can be settled here: PostgreSQL, no top-up, and every call either held nothing
+     * or was admitted from a lease of one and the same user.
+     */
     boolean covers(List<SettlementWriter.Pending> batch, List<LeaseTopUpsAhead.TopUp> topUps) {
         if (!available || !topUps.isEmpty()) {
             return false;
         }
+        @Nullable String user = null;
         for (SettlementWriter.Pending pending : batch) {
             Reservation reservation = pending.reservation();
-            if (reservation != null && (reservation.lease() == null || reservation.overrun())) {
+            if (reservation == null) {
+                continue;
+            }
+            if (reservation.lease() == null || reservation.overrun()) {
                 return false;
             }
+            if (user != null && !user.equals(reservation.userId())) {
+                return false;
+            }
+            user = reservation.userId();
         }
         return true;
     }

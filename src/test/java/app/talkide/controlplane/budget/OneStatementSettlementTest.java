@@ -26,8 +26,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * PostgreSQL's settlement in one statement books exactly what the transactional {@link SettlementCommit}
- * books for the same calls: each user's row, this replica's lease rows and the usage records, field by
- * field, also when a lease is gone before its calls settle.
+ * books for the same calls: the user's row, this replica's lease row and the usage records, field by
+ * field, also when a lease is gone before its calls settle; and it takes only one user's calls at a time.
  */
 @DatabaseTest
 @PostgresOnly
@@ -69,7 +69,8 @@ class OneStatementSettlementTest {
         List<String> viaOne = List.of(leasedUser(now), leasedUser(now));
         List<String> viaCommit = List.of(leasedUser(now), leasedUser(now));
 
-        oneStatement.apply(calls(viaOne, now));
+        // One user per statement (what it covers); the transaction takes both users at once.
+        viaOne.forEach(user -> oneStatement.apply(calls(List.of(user), now)));
         inTransaction(calls(viaCommit, now));
 
         for (int i = 0; i < viaOne.size(); i++) {
@@ -101,16 +102,21 @@ class OneStatementSettlementTest {
     }
 
     @Test
-    void coversOnlyCallsOfALeaseOrHoldingNothing() {
+    void coversOnlyCallsOfOneUsersLeaseOrHoldingNothing() {
         Instant now = clock.instant();
         String user = "user-" + UUID.randomUUID();
         var leased = leased(user, 100, 100, now);
-        var nothingHeld = pending(CompletedCalls.of(user, 0, now), null, 0);
+        var leasedAgain = leased(user, 50, 50, now);
+        var otherUsers = leased("user-" + UUID.randomUUID(), 100, 100, now);
+        var nothingHeld = pending(CompletedCalls.of("user-" + UUID.randomUUID(), 0, now), null, 0);
         var heldOnTheRow = pending(CompletedCalls.of(user, 100, now), new Reservation(UUID.randomUUID(), user, 100), 0);
 
-        assertThat(oneStatement.covers(List.of(leased, nothingHeld), List.of())).isTrue();
+        assertThat(oneStatement.covers(List.of(leased, nothingHeld, leasedAgain), List.of()))
+                .isTrue();
         assertThat(oneStatement.covers(List.of(leased, heldOnTheRow), List.of()))
                 .isFalse();
+        // Several users' rows would be locked in the join's order, not in user order.
+        assertThat(oneStatement.covers(List.of(leased, otherUsers), List.of())).isFalse();
     }
 
     /** Per user: two calls of its lease (300 and 200, shrinking it by 300 and 150) and a denied call. */

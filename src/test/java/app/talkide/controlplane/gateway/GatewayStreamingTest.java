@@ -117,6 +117,29 @@ class GatewayStreamingTest {
     }
 
     @Test
+    void theAnswerEndsWithMessageStopEvenWhileTheUpstreamHoldsItsStreamOpen() throws Exception {
+        List<String> events = AnthropicFixtures.textStream(OPUS, AnthropicFixtures.usage(10, 0, 0, 1), 3, "tok", 3);
+        try (EventStreamClient client = open(AnthropicFixtures.request(OPUS, true, 1024))) {
+            ScriptedUpstream.Exchange exchange = upstream.next(WAIT);
+            exchange.startEventStream();
+            for (String event : events) {
+                exchange.send(event);
+            }
+            for (String event : events) {
+                assertThat(client.next(WAIT)).isEqualTo(event);
+            }
+            // The upstream has not ended its body, but message_stop is the protocol's last event.
+            assertThat(client.next(WAIT)).isEqualTo(EventStreamClient.END);
+            assertThat(record()).containsEntry("outcome", "completed");
+            // Nothing the upstream does afterwards reaches the worker or changes what was booked.
+            assertThat(exchange.trySend(AnthropicFixtures.event("ping", "{\"type\":\"ping\"}")))
+                    .isTrue();
+            exchange.end();
+        }
+        assertThat(record()).containsEntry("outcome", "completed").containsEntry("output_tokens", 3L);
+    }
+
+    @Test
     void aWorkerThatHangsUpMidStreamCancelsTheUpstreamAndPaysForWhatWasProduced() throws Exception {
         EventStreamClient client = open(AnthropicFixtures.request(OPUS, true, 128000));
         ScriptedUpstream.Exchange exchange = upstream.next(WAIT);

@@ -71,7 +71,7 @@ final class BodyRelay {
                 return false;
             }
             try {
-                client.send(buffer, 0, 1);
+                client.end(buffer, 0, 1);
             } catch (ClientGone gone) {
                 return false;
             }

@@ -41,6 +41,23 @@ final class ClientOutput {
         }
     }
 
+    /**
+     * Writes a response's final bytes and ends the response: the bytes and the end of the body go out in
+     * one write, not a flush for the bytes and another for the end.
+     */
+    void end(byte[] bytes, int offset, int length) throws ClientGone {
+        write(bytes, offset, length);
+        try {
+            out.close();
+            pending = false;
+            call.firstByteSent();
+        } catch (ClientGone gone) {
+            throw gone;
+        } catch (IOException e) {
+            throw new ClientGone(e);
+        }
+    }
+
     /** Sends what was written; nothing to do when nothing was. */
     void flush() throws ClientGone {
         if (!pending) {

@@ -12,7 +12,10 @@ import java.io.InputStream;
  * together cost one flush, not one each. Only
  * the unfinished tail of the current event is held. After each event the {@link OutputAllowance} is
  * asked whether the budget still covers the output; if not, the relay stops there. The final
- * {@code message_stop} waits for {@link FinalBytes} (the call's durable settlement).
+ * {@code message_stop} waits for {@link FinalBytes} (the call's durable settlement), then goes out in one
+ * write with the end of the response: the worker's answer is complete then, whenever the upstream closes
+ * its own (it is still read to its end, so its connection can serve the next call, but nothing after
+ * {@code message_stop}, the protocol's last event, is passed on).
  */
 final class StreamRelay implements SseEventSplitter.Sink {
 
@@ -48,6 +51,9 @@ final class StreamRelay implements SseEventSplitter.Sink {
     private int runEnd;
     private boolean limitReached;
     private boolean stopCommitted;
+    /** message_stop and the end of the response went out: the rest of the upstream is only drained. */
+    private boolean ended;
+
     private boolean settlementFailed;
 
     StreamRelay(
@@ -96,7 +102,7 @@ final class StreamRelay implements SseEventSplitter.Sink {
 
     @Override
     public void accept(byte[] bytes, int offset, int length, boolean complete) throws ClientGone {
-        if (limitReached || settlementFailed) {
+        if (limitReached || settlementFailed || ended) {
             return;
         }
         if (complete) {
@@ -109,6 +115,9 @@ final class StreamRelay implements SseEventSplitter.Sink {
                     settlementFailed = true;
                     return;
                 }
+                ended = true;
+                client.end(bytes, offset, length);
+                return;
             }
         }
         pass(bytes, offset, length);

@@ -47,8 +47,20 @@ final class ClientOutput {
      */
     void end(byte[] bytes, int offset, int length) throws ClientGone {
         write(bytes, offset, length);
+        push(out::close);
+    }
+
+    /** Sends what was written; nothing to do when nothing was. */
+    void flush() throws ClientGone {
+        if (pending) {
+            push(out::flush);
+        }
+    }
+
+    /** Flushes or closes the written bytes onto the wire; the first time, the call's first byte went out. */
+    private void push(Push sending) throws ClientGone {
         try {
-            out.close();
+            sending.push();
             pending = false;
             call.firstByteSent();
         } catch (ClientGone gone) {
@@ -58,19 +70,8 @@ final class ClientOutput {
         }
     }
 
-    /** Sends what was written; nothing to do when nothing was. */
-    void flush() throws ClientGone {
-        if (!pending) {
-            return;
-        }
-        try {
-            out.flush();
-            pending = false;
-            call.firstByteSent();
-        } catch (ClientGone gone) {
-            throw gone;
-        } catch (IOException e) {
-            throw new ClientGone(e);
-        }
+    @FunctionalInterface
+    private interface Push {
+        void push() throws IOException;
     }
 }

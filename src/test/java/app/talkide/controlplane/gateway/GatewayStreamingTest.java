@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyLong;
-import static org.mockito.Mockito.doThrow;
-import static org.mockito.Mockito.reset;
+import static org.mockito.Mockito.doAnswer;
+import static org.mockito.Mockito.mockingDetails;
 
 import app.talkide.controlplane.budget.BudgetStatus;
 import app.talkide.controlplane.budget.UserBudgetService;
@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,6 +37,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.bean.override.mockito.MockReset;
 import org.springframework.test.context.bean.override.mockito.MockitoSpyBean;
 
 /**
@@ -75,8 +77,13 @@ class GatewayStreamingTest {
     @Autowired
     ApplicationContext context;
 
-    @MockitoSpyBean
+    // Stubbed once, before the context serves anything, and never reset: Mockito's stubbing is not safe
+    // while another thread calls the spy (a previous test's call still giving its slot back would take
+    // the stub for itself). Each test switches the failure on through the flag instead.
+    @MockitoSpyBean(reset = MockReset.NONE)
     UserBudgetService budgets;
+
+    static final AtomicBoolean extensionsFail = new AtomicBoolean();
 
     @Autowired
     JdbcClient jdbc;
@@ -86,13 +93,23 @@ class GatewayStreamingTest {
 
     @BeforeEach
     void setUp() {
+        if (mockingDetails(budgets).getStubbings().isEmpty()) {
+            doAnswer(call -> {
+                        if (extensionsFail.get()) {
+                            throw new CannotAcquireLockException("lock wait timeout");
+                        }
+                        return call.callRealMethod();
+                    })
+                    .when(budgets)
+                    .extend(any(), anyLong());
+        }
         worker = GatewayTestSupport.newWorker(context);
         http = new TestHttp(port);
     }
 
     @AfterEach
     void realBudget() {
-        reset(budgets);
+        extensionsFail.set(false);
     }
 
     @Test
@@ -239,9 +256,7 @@ class GatewayStreamingTest {
 
     @Test
     void aDatabaseFailureWhileExtendingEndsTheStreamAndStillBillsWhatWasUsed(CapturedOutput output) throws Exception {
-        doThrow(new CannotAcquireLockException("lock wait timeout"))
-                .when(budgets)
-                .extend(any(), anyLong());
+        extensionsFail.set(true);
         try (EventStreamClient client = open(AnthropicFixtures.request(OPUS, true, 1024))) {
             ScriptedUpstream.Exchange exchange = upstream.next(WAIT);
             exchange.startEventStream();

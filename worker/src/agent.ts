@@ -150,6 +150,9 @@ export function sdkOptions(
     permissionMode: 'dontAsk',
     allowedTools: [...DEFAULT_TOOLS, ...Object.keys(servers).map((name) => `mcp__${name}`)],
     mcpServers: servers,
+    // Over the engine's stdin, never its command line: `/proc/<pid>/cmdline` is readable by every process
+    // that can see the engine (in `nested` mode, its own tools), and the servers' headers are credentials.
+    mcpServersDelivery: 'initialize',
     ...boundaryOptions(settings.boundary),
     // No settings from the working tree or a home directory: what Mara may do is decided here.
     settingSources: [],

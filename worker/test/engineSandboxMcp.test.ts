@@ -1,19 +1,29 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { asRoot, standInControlPlane, startWorker, WORKER_UID, writable } from './engineHarness.js';
+import {
+  asRoot,
+  enginesOf,
+  standInControlPlane,
+  startWorker,
+  WORKER_UID,
+  writable,
+} from './engineHarness.js';
 import { Client, KEY, turnEnded } from './support.js';
 
 /**
- * An operator's remote MCP server for an engine in its sandbox (`engine`), which has no network: the engine
- * reaches it through the worker's relay (mcpRelay.ts), which adds the server's credential outside. The
- * real engine lists the server's tools with the credential attached by the relay, while a Bash call in the
- * same sandbox finds the credential in no process's command line or environment and reaches no other host.
+ * An operator's remote MCP server and its credential (a header value), which Mara's tools must never read.
+ * For an engine in its sandbox (`engine`), which has no network, the engine reaches the server through the
+ * worker's relay (mcpRelay.ts), which adds the credential outside. With a sandbox per Bash call (`nested`)
+ * the engine holds the credential itself, given over its stdin: a command line is readable by every process
+ * that can list the engine. Either way the real engine lists the server's tools with the credential
+ * attached, the credential is in no process's command line on the machine while the engine runs, and a
+ * Bash call finds it in no command line or environment it can read and reaches no other host.
  */
 const SECRET = randomUUID();
 const CREDENTIAL = `Bearer mcp-${SECRET}`;
@@ -78,9 +88,30 @@ async function mcpServer(): Promise<{
   return { port: (server.address() as AddressInfo).port, calls };
 }
 
-test('in the engine sandbox a remote MCP server is reached through the relay, its credential out of reach', {
-  timeout: 300_000,
-}, async () => {
+const MODES = {
+  engine:
+    'in the engine sandbox a remote MCP server is reached through the relay, its credential out of reach',
+  nested: 'with a sandbox per command the engine holds the credential, in no command line a tool could read',
+} as const;
+
+for (const [mode, title] of Object.entries(MODES)) {
+  test(title, { timeout: 300_000 }, () => probe(mode));
+}
+
+/** Every process's command line on the machine, as this test (outside any sandbox) reads them. */
+function commandLines(): string[] {
+  return readdirSync('/proc')
+    .filter((pid) => /^\d+$/.test(pid))
+    .map((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+      } catch {
+        return '';
+      }
+    });
+}
+
+async function probe(mode: string): Promise<void> {
   const controlPlane = await standInControlPlane();
   cleanups.push(() => controlPlane.close());
   const mcp = await mcpServer();
@@ -116,7 +147,7 @@ test('in the engine sandbox a remote MCP server is reached through the relay, it
     TALKIDE_WORKER_PORT: '0',
     TALKIDE_WORKER_HOST: '127.0.0.1',
     TALKIDE_WORKER_STOP_GRACE: 'PT0S',
-    TALKIDE_WORKER_SANDBOX: 'engine',
+    TALKIDE_WORKER_SANDBOX: mode,
   });
   cleanups.push(() => worker.stop());
   controlPlane.commands.set(
@@ -141,10 +172,16 @@ test('in the engine sandbox a remote MCP server is reached through the relay, it
     listed,
     `the engine listed the server's tools: ${JSON.stringify(mcp.calls.map((c) => c.method))}`,
   );
-  assert.equal(listed.headers.authorization, CREDENTIAL, 'the relay added the credential');
+  assert.equal(listed.headers.authorization, CREDENTIAL, 'the credential reached the server');
+  assert.ok(enginesOf(worker.child.pid ?? -1).length > 0, 'the engine still runs (a warm engine)');
+  assert.deepEqual(
+    commandLines().filter((line) => line.includes(SECRET)),
+    [],
+    'no command line holds the credential',
+  );
   assert.match(output, /== end/, output);
   assert.doesNotMatch(output, new RegExp(CREDENTIAL), output);
   assert.match(output.split('== credential')[1] ?? '', /^\s*0\s*$/m, output);
   assert.match(output, /mcp server: 000/, output);
   assert.match(output, /control plane: 000/, output);
-});
+}

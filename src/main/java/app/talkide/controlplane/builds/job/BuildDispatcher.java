@@ -80,7 +80,7 @@ class BuildDispatcher implements SmartLifecycle {
             }
             // The newest state, not this event's: a loss and a regain queued together end up leading.
             if (leading) {
-                watch.start(this::execute);
+                watch.start(this::execute, () -> leading);
                 sweep = scheduler.scheduleWithFixedDelay(() -> step(this::sweep), properties.dispatchInterval());
             }
         });
@@ -108,7 +108,7 @@ class BuildDispatcher implements SmartLifecycle {
         if (!leading) {
             return; // a sweep queued before the loss must not start the informer again
         }
-        watch.start(this::execute); // again if its informer failed to start
+        watch.start(this::execute, () -> leading); // again if its informer failed to start
         watch.adoptOrphans();
         builds.withQueued().forEach(this::dispatch);
     }

@@ -16,12 +16,10 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -49,10 +47,10 @@ class BuildJobWatch {
     private final BuildProperties properties;
     private final BuildPodLogs logs;
     private final Clock clock;
-    private final TaskScheduler pollers;
-    private final Map<UUID, ScheduledFuture<?>> followed = new ConcurrentHashMap<>();
-    /** Per running build whose pod cannot pull its image: since when this replica has seen it so. */
-    private final Map<UUID, Instant> pullFailingSince = new ConcurrentHashMap<>();
+    private final BuildLogFollowing following;
+
+    /** Orders {@link #start}, {@link #stop} and {@link #follow}: see {@link #start}. */
+    private final ReentrantLock lifecycle = new ReentrantLock();
 
     private volatile @Nullable SharedIndexInformer<Job> informer;
     private volatile Consumer<Runnable> dispatchThread = Runnable::run;
@@ -73,69 +71,109 @@ class BuildJobWatch {
                 properties.maxLogLines(),
                 new CredentialRedaction(client, properties.image().registryCredentialSecret()));
         this.clock = clock;
-        this.pollers = pollers;
+        this.following = new BuildLogFollowing(builds, logs, properties, clock, pollers, this::delete);
     }
 
     /**
-     * Starts the informer unless it runs; its events are handled on the dispatcher's thread. Not waited for: the
-     * informer's list and watch, slow on a loaded API server (or one that never answers the watch), would hold
-     * the dispatcher's one lock, and no queued build could start meanwhile. Adoption reads the informer's store
-     * only once it has synced; one that failed to start is started again by the next sweep.
+     * Starts the informer unless it runs or this replica no longer {@code leads}; its events are handled on the
+     * dispatcher's thread. Not waited for: the informer's list and watch, slow on a loaded API server (or one
+     * that never answers the watch), would hold the dispatcher's one lock, and no queued build could start
+     * meanwhile. Adoption reads the informer's store only once it has synced; one that failed to start is
+     * started again by the next sweep.
+     *
+     * <p>Start and {@link #stop} take turns: a stop for a lost Lease comes from the election's thread at once,
+     * while a start may be half done on the dispatcher's. A stop that comes first is not undone (the start
+     * sees the Lease lost), and one that comes during a start waits for it and closes what it started.
      */
-    void start(Consumer<Runnable> onDispatchThread) {
-        if (informer != null) {
-            return;
+    void start(Consumer<Runnable> onDispatchThread, BooleanSupplier leads) {
+        lifecycle.lock();
+        try {
+            if (informer != null || !leads.getAsBoolean()) {
+                return;
+            }
+            dispatchThread = onDispatchThread;
+            following.onDispatchThread(onDispatchThread);
+            SharedIndexInformer<Job> created = client.batch()
+                    .v1()
+                    .jobs()
+                    .inAnyNamespace()
+                    .withLabel(BuildNames.COMPONENT_LABEL, BuildNames.COMPONENT)
+                    .runnableInformer(0);
+            created.addEventHandler(new ResourceEventHandler<>() {
+                @Override
+                public void onAdd(Job job) {
+                    dispatchThread.accept(() -> observe(job));
+                }
+
+                @Override
+                public void onUpdate(Job old, Job job) {
+                    dispatchThread.accept(() -> observe(job));
+                }
+
+                @Override
+                public void onDelete(Job job, boolean unknownFinalState) {
+                    dispatchThread.accept(() -> gone(job));
+                }
+            });
+            informer = created;
+            builds.running().forEach(this::follow);
+            created.start().whenComplete((started, failure) -> {
+                if (failure != null && forget(created)) {
+                    log.warn("The build Job informer did not start; the next sweep starts another", failure);
+                }
+            });
+        } finally {
+            lifecycle.unlock();
         }
-        dispatchThread = onDispatchThread;
-        builds.running().forEach(this::follow);
-        SharedIndexInformer<Job> created = client.batch()
-                .v1()
-                .jobs()
-                .inAnyNamespace()
-                .withLabel(BuildNames.COMPONENT_LABEL, BuildNames.COMPONENT)
-                .runnableInformer(0);
-        created.addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Job job) {
-                dispatchThread.accept(() -> observe(job));
-            }
-
-            @Override
-            public void onUpdate(Job old, Job job) {
-                dispatchThread.accept(() -> observe(job));
-            }
-
-            @Override
-            public void onDelete(Job job, boolean unknownFinalState) {
-                dispatchThread.accept(() -> gone(job));
-            }
-        });
-        informer = created;
-        created.start().whenComplete((started, failure) -> {
-            if (failure != null && informer == created) {
-                log.warn("The build Job informer did not start; the next sweep starts another", failure);
-                informer = null;
-                created.close();
-            }
-        });
     }
 
+    /** Closes the informer and stops following builds; a start afterwards needs the Lease again. */
     void stop() {
-        SharedIndexInformer<Job> current = informer;
-        informer = null;
-        if (current != null) {
-            current.close();
+        lifecycle.lock();
+        try {
+            SharedIndexInformer<Job> current = informer;
+            informer = null;
+            if (current != null) {
+                current.close();
+            }
+            following.stopAll();
+        } finally {
+            lifecycle.unlock();
         }
-        followed.values().forEach(f -> f.cancel(false));
-        followed.clear();
     }
 
+    /** Whether an informer runs or is starting (for tests). */
+    boolean watching() {
+        return informer != null;
+    }
+
+    /** Drops an informer that failed to start; false if a stop closed it first (that is no failure). */
+    private boolean forget(SharedIndexInformer<Job> failed) {
+        boolean current;
+        lifecycle.lock();
+        try {
+            current = informer == failed;
+            if (current) {
+                informer = null;
+            }
+        } finally {
+            lifecycle.unlock();
+        }
+        failed.close();
+        return current;
+    }
+
+    /** Copies the build's log until it ends; nothing while stopped (a build dispatched as the Lease was lost). */
     void follow(Build build) {
-        Duration every = properties.logPollInterval();
-        followed.computeIfAbsent(
-                build.id(),
-                id -> pollers.scheduleWithFixedDelay(
-                        () -> copyLog(id), pollers.getClock().instant().plus(every), every));
+        lifecycle.lock();
+        try {
+            if (informer == null) {
+                return; // the next leader's start follows it
+            }
+            following.follow(build);
+        } finally {
+            lifecycle.unlock();
+        }
     }
 
     void delete(TenantEnvironmentId in, String jobName) {
@@ -167,7 +205,7 @@ class BuildJobWatch {
             boolean old = build.startedAt() != null
                     && build.startedAt().plus(ORPHAN_GRACE).isBefore(clock.instant());
             if (old && job(current, build) == null) {
-                stopFollowing(build.id());
+                following.stop(build.id());
                 builds.finish(build, BuildState.RUNNING, BuildState.FAILED, "its Job disappeared");
             }
         }
@@ -203,72 +241,16 @@ class BuildJobWatch {
         } catch (KubernetesClientException e) {
             log.warn("The log of build {} could not be read at its end ({})", build.id(), e.getCode());
         }
-        stopFollowing(build.id());
+        following.stop(build.id());
         BuildJobOutcome withPod = BuildJobOutcome.of(job, pod).orElseThrow();
         builds.finish(build, BuildState.RUNNING, withPod.state(), withPod.reason());
     }
 
     private void gone(Job job) {
         buildOf(job).filter(build -> build.state() == BuildState.RUNNING).ifPresent(build -> {
-            stopFollowing(build.id());
+            following.stop(build.id());
             builds.finish(build, BuildState.RUNNING, BuildState.FAILED, "its Job was deleted before it ended");
         });
-    }
-
-    private void copyLog(UUID id) {
-        try {
-            Build build = builds.find(id).orElse(null);
-            if (build == null || build.state() != BuildState.RUNNING) {
-                stopFollowing(id);
-                return;
-            }
-            Pod pod = logs.pod(build).orElse(null);
-            if (unpullable(build, pod)) {
-                return;
-            }
-            logs.copy(build, pod, false);
-        } catch (RuntimeException e) {
-            log.debug("Reading the log of build {} failed; trying again", id, e);
-        }
-    }
-
-    /**
-     * Whether the build's pod has failed to pull its image for {@code image-pull-grace} (a malformed name at
-     * once); then the build fails on the dispatch thread. The Job controller would wait for the deadline.
-     */
-    private boolean unpullable(Build build, @Nullable Pod pod) {
-        ImagePullFailure failure = ImagePullFailure.of(pod).orElse(null);
-        if (failure == null) {
-            pullFailingSince.remove(build.id());
-            return false;
-        }
-        Instant since = pullFailingSince.computeIfAbsent(build.id(), id -> clock.instant());
-        if (!failure.permanent() && since.plus(properties.imagePullGrace()).isAfter(clock.instant())) {
-            return false;
-        }
-        stopFollowing(build.id());
-        dispatchThread.accept(() -> failUnpullable(build.id(), failure));
-        return true;
-    }
-
-    private void failUnpullable(UUID id, ImagePullFailure failure) {
-        Build build = builds.find(id).orElse(null);
-        if (build == null || build.state() != BuildState.RUNNING) {
-            return;
-        }
-        if (builds.finish(build, BuildState.RUNNING, BuildState.FAILED, failure.buildFailure())) {
-            log.info("Build {} failed: {}", id, failure.buildFailure());
-            // Its pod would go on pulling until the deadline; the Job's removal ends it.
-            delete(build.tenantEnvironment(), build.jobName());
-        }
-    }
-
-    private void stopFollowing(UUID id) {
-        pullFailingSince.remove(id);
-        ScheduledFuture<?> future = followed.remove(id);
-        if (future != null) {
-            future.cancel(false);
-        }
     }
 
     private Optional<Build> buildOf(Job job) {

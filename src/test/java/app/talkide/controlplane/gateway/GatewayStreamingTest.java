@@ -14,6 +14,7 @@ import app.talkide.controlplane.budget.BudgetStatus;
 import app.talkide.controlplane.budget.UserBudgetService;
 import app.talkide.controlplane.support.DatabaseTest;
 import app.talkide.controlplane.support.TestHttp;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -148,12 +149,27 @@ class GatewayStreamingTest {
             // The upstream has not ended its body, but message_stop is the protocol's last event.
             assertThat(client.next(WAIT)).isEqualTo(EventStreamClient.END);
             assertThat(record()).containsEntry("outcome", "completed");
-            // Nothing the upstream does afterwards reaches the worker or changes what was booked.
-            assertThat(exchange.trySend(AnthropicFixtures.event("ping", "{\"type\":\"ping\"}")))
+            // Nothing the upstream does afterwards reaches the worker or changes what was booked. An upstream
+            // that keeps its body open (pinging, so it never looks idle) is hung up on after the drain grace.
+            long answered = System.nanoTime();
+            boolean hungUp = false;
+            while (!hungUp && System.nanoTime() - answered < WAIT.toNanos()) {
+                exchange.trySend(AnthropicFixtures.event("ping", "{\"type\":\"ping\"}"));
+                hungUp = exchange.closedByPeer(Duration.ofMillis(200));
+            }
+            assertThat(hungUp)
+                    .as("the gateway let go of an upstream that never ended")
                     .isTrue();
-            exchange.end();
+            assertThat(Duration.ofNanos(System.nanoTime() - answered)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
         }
         assertThat(record()).containsEntry("outcome", "completed").containsEntry("output_tokens", 3L);
+        // Nor does the call hold a stream any more.
+        await().atMost(WAIT)
+                .untilAsserted(() -> assertThat(context.getBean(MeterRegistry.class)
+                                .get("talkide.gateway.streams.open")
+                                .gauge()
+                                .value())
+                        .isZero());
     }
 
     @Test

@@ -40,7 +40,7 @@ class StallWatchdog implements DisposableBean {
     private void sweep() {
         long now = System.nanoTime();
         for (Watched watched : streams) {
-            if (now - watched.lastActivity > idleNanos) {
+            if (now - watched.lastActivity > idleNanos || watched.drainedTooLong(now)) {
                 watched.stall();
             }
         }
@@ -61,6 +61,9 @@ class StallWatchdog implements DisposableBean {
         private final InputStream upstream;
         private final Thread reader = Thread.currentThread();
         private volatile long lastActivity = System.nanoTime();
+        /** Once the answer is complete: when the rest of the body must have ended (0 until then). */
+        private volatile long drainDeadline;
+
         private volatile boolean stalled;
         private boolean finished;
 
@@ -74,6 +77,20 @@ class StallWatchdog implements DisposableBean {
 
         boolean stalled() {
             return stalled;
+        }
+
+        /**
+         * The worker has its whole answer; what the upstream still sends is only read so its connection can
+         * serve the next call. An upstream that keeps the body open past {@code grace} (even with bytes that
+         * reset the idle timeout) is cut off, so a finished call holds no thread or connection for long.
+         */
+        void answered(Duration grace) {
+            drainDeadline = Math.max(1, System.nanoTime() + grace.toNanos());
+        }
+
+        private boolean drainedTooLong(long now) {
+            long deadline = drainDeadline;
+            return deadline != 0 && now - deadline > 0;
         }
 
         Duration idleTimeout() {

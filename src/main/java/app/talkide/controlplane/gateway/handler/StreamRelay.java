@@ -4,6 +4,7 @@ import app.talkide.controlplane.gateway.metering.SseEventSplitter;
 import app.talkide.controlplane.gateway.metering.StreamMeter;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 
 /**
  * Relays a server-sent event stream from the upstream to the worker: each event is metered and
@@ -15,12 +16,19 @@ import java.io.InputStream;
  * {@code message_stop} waits for {@link FinalBytes} (the call's durable settlement), then goes out in one
  * write with the end of the response: the worker's answer is complete then, whenever the upstream closes
  * its own (it is still read to its end, so its connection can serve the next call, but nothing after
- * {@code message_stop}, the protocol's last event, is passed on).
+ * {@code message_stop}, the protocol's last event, is passed on; an end that does not come within
+ * {@link #DRAIN_GRACE} is not waited for).
  */
 final class StreamRelay implements SseEventSplitter.Sink {
 
     /** An event longer than this is forwarded in pieces, unmetered (no real event comes near it). */
     private static final int MAX_EVENT_BYTES = 1 << 20;
+
+    /**
+     * How long the upstream may take to end its body after {@code message_stop} (the API ends it in the same
+     * write) before it is cut off: past that its connection is not worth keeping for another call.
+     */
+    static final Duration DRAIN_GRACE = Duration.ofSeconds(2);
 
     enum End {
         COMPLETED,
@@ -76,7 +84,8 @@ final class StreamRelay implements SseEventSplitter.Sink {
                 try {
                     read = upstream.read(buffer);
                 } catch (IOException broken) {
-                    return End.UPSTREAM_BROKEN;
+                    // After message_stop only the drain broke (or was cut off): the answer is complete.
+                    return ended ? End.COMPLETED : End.UPSTREAM_BROKEN;
                 }
                 watched.touched();
                 if (read < 0) {
@@ -117,6 +126,7 @@ final class StreamRelay implements SseEventSplitter.Sink {
                 }
                 ended = true;
                 client.end(bytes, offset, length);
+                watched.answered(DRAIN_GRACE);
                 return;
             }
         }

@@ -91,7 +91,7 @@ class BuildJobWatchStartTest {
         // The start reads the running builds (to copy their logs) and is held there while the Lease is lost.
         when(builds.running()).thenAnswer(call -> {
             inStart.countDown();
-            release.await();
+            assertThat(release.await(30, TimeUnit.SECONDS)).isTrue();
             return List.of(running);
         });
         AtomicBoolean leads = new AtomicBoolean(true);

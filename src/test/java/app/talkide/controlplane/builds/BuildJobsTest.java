@@ -116,6 +116,17 @@ class BuildJobsTest {
     void everyCallIsGrantedByTheChart() {
         context.publishEvent(new LeadershipChanged(false, "test"));
         ProvisioningApiCalls.assertListed(requests.applicationCalls(), AnotherReplicaLeads.LEASE_NAMESPACE);
+        // fabric8's mock server can stall its one event loop for up to a minute when a watch closes while it
+        // has an event in flight for it (WatchEventsListener.onClosed awaits its executor there): the next
+        // test must not start, and wait 30 s for a Job, against a stalled server.
+        await().atMost(Duration.ofSeconds(75))
+                .ignoreExceptions()
+                .until(() -> client.batch()
+                                .v1()
+                                .jobs()
+                                .inNamespace(tenantEnvironment.namespace())
+                                .list()
+                        != null);
     }
 
     @Test

@@ -71,7 +71,8 @@ class BuildJobWatch {
                 properties.maxLogLines(),
                 new CredentialRedaction(client, properties.image().registryCredentialSecret()));
         this.clock = clock;
-        this.following = new BuildLogFollowing(builds, logs, properties, clock, pollers, this::delete);
+        this.following = new BuildLogFollowing(
+                builds, logs, properties, clock, pollers, this::delete, task -> dispatchThread.accept(task));
     }
 
     /**
@@ -92,7 +93,6 @@ class BuildJobWatch {
                 return;
             }
             dispatchThread = onDispatchThread;
-            following.onDispatchThread(onDispatchThread);
             SharedIndexInformer<Job> created = client.batch()
                     .v1()
                     .jobs()

@@ -35,11 +35,12 @@ final class BuildLogFollowing {
     private final Clock clock;
     private final TaskScheduler pollers;
     private final BiConsumer<TenantEnvironmentId, String> deleteJob;
+    /** Where a build that cannot pull its image is failed: the dispatcher's thread. */
+    private final Consumer<Runnable> dispatchThread;
+
     private final Map<UUID, ScheduledFuture<?>> followed = new ConcurrentHashMap<>();
     /** Per running build whose pod cannot pull its image: since when this replica has seen it so. */
     private final Map<UUID, Instant> pullFailingSince = new ConcurrentHashMap<>();
-
-    private volatile Consumer<Runnable> dispatchThread = Runnable::run;
 
     BuildLogFollowing(
             Builds builds,
@@ -47,18 +48,15 @@ final class BuildLogFollowing {
             BuildProperties properties,
             Clock clock,
             TaskScheduler pollers,
-            BiConsumer<TenantEnvironmentId, String> deleteJob) {
+            BiConsumer<TenantEnvironmentId, String> deleteJob,
+            Consumer<Runnable> dispatchThread) {
         this.builds = builds;
         this.logs = logs;
         this.properties = properties;
         this.clock = clock;
         this.pollers = pollers;
         this.deleteJob = deleteJob;
-    }
-
-    /** Where a build that cannot pull its image is failed: the dispatcher's thread. */
-    void onDispatchThread(Consumer<Runnable> onDispatchThread) {
-        dispatchThread = onDispatchThread;
+        this.dispatchThread = dispatchThread;
     }
 
     /** Copies the build's log every {@code log-poll-interval} until it ends or {@link #stop}; once per build. */
